@@ -1,0 +1,129 @@
+//! # polyalloc-backend-microlp: the embedded default backend
+//!
+//! [`MicrolpSolver`] implements [`polyalloc_ilp::Solver`] with
+//! [microlp](https://docs.rs/microlp), a pure-Rust simplex and branch-and-bound solver.
+//! It needs no system package, so it is always compiled in and is the default backend
+//! of the CLI and of `cargo xtask reproduce`. On polyalloc's tiny models it is also the
+//! fastest backend (no process-level start-up cost); `cargo xtask bench` and the
+//! `polyalloc-solvers` criterion benchmark measure that.
+//!
+//! Safety net: older microlp releases returned wrong MILP answers on some models
+//! (upstream issues #10, #15, #42). Every answer goes through the exact check of
+//! [`polyalloc_ilp::verify`] (the provided [`Solver::solve`]), so a wrong point becomes a
+//! [`SolveError::Verification`] and never a result.
+//!
+//! Two translation rules, both documented traps of microlp:
+//! * microlp's integer variables have `i32` bounds. An integer variable with an infinite
+//!   bound gets the artificial bound ±[`ARTIFICIAL_BOUND`]; an optimum that sits on an
+//!   artificial bound means the model is unbounded (microlp would otherwise report
+//!   `Optimal` with x = 2147483647), and is reported as [`SolveError::Unbounded`]. Finite
+//!   bounds beyond the artificial one are an [`SolveError::InvalidModel`]: polyalloc never
+//!   needs such values.
+//! * microlp has no thread option (it is single-threaded) and logs through `log`, which
+//!   polyalloc never initialises, so `threads` and `verbose` have no effect.
+
+use microlp::{ComparisonOp, OptimizationDirection, Problem, SolveOutcome, TerminationReason};
+use polyalloc_ilp::{Cmp, Model, RawSolution, RawStatus, Sense, SolveError, SolveOptions, Solver, VarKind};
+
+/// Artificial bound given to integer variables with an infinite bound.
+pub const ARTIFICIAL_BOUND: i64 = 1_000_000_000;
+
+/// The microlp backend.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MicrolpSolver;
+
+impl MicrolpSolver {
+    /// A new instance (stateless).
+    pub fn new() -> Self {
+        MicrolpSolver
+    }
+}
+
+fn invalid(model: &Model, message: String) -> SolveError {
+    SolveError::InvalidModel { model: model.name().to_string(), message }
+}
+
+impl Solver for MicrolpSolver {
+    fn name(&self) -> &str {
+        "microlp"
+    }
+
+    fn solve_raw(&self, model: &Model, options: &SolveOptions) -> Result<RawSolution, SolveError> {
+        let dir = match model.sense() {
+            Sense::Minimize => OptimizationDirection::Minimize,
+            Sense::Maximize => OptimizationDirection::Maximize,
+        };
+        let mut pb = Problem::new(dir);
+        let obj = model.objective();
+        let mut vars = Vec::with_capacity(model.num_vars());
+        // (index, artificial lower?, artificial upper?)
+        let mut artificial = Vec::new();
+        for (i, v) in model.vars().iter().enumerate() {
+            let id = model.var_ids().nth(i).ok_or_else(|| invalid(model, "variable index".into()))?;
+            let c = obj.coef(id) as f64;
+            let var = match v.kind {
+                VarKind::Continuous => pb.add_var(
+                    c,
+                    (v.lower.map_or(f64::NEG_INFINITY, |l| l as f64), v.upper.map_or(f64::INFINITY, |u| u as f64)),
+                ),
+                VarKind::Integer | VarKind::Binary => {
+                    let lo = v.lower.unwrap_or(-ARTIFICIAL_BOUND);
+                    let up = v.upper.unwrap_or(ARTIFICIAL_BOUND);
+                    if lo.abs() > ARTIFICIAL_BOUND || up.abs() > ARTIFICIAL_BOUND {
+                        return Err(invalid(
+                            model,
+                            format!(
+                                "integer variable `{}` has a bound beyond ±{ARTIFICIAL_BOUND}, which microlp cannot represent",
+                                v.name
+                            ),
+                        ));
+                    }
+                    if v.lower.is_none() || v.upper.is_none() {
+                        artificial.push((i, v.lower.is_none(), v.upper.is_none()));
+                    }
+                    if lo > up {
+                        return Err(SolveError::Infeasible);
+                    }
+                    // Both fit i32 by the check above.
+                    pb.add_integer_var(c, (lo as i32, up as i32))
+                }
+            };
+            vars.push(var);
+        }
+        for con in model.constraints() {
+            let terms: Vec<(microlp::Variable, f64)> =
+                con.expr.terms().map(|(v, a)| (vars[v.index()], a as f64)).collect();
+            let op = match con.cmp {
+                Cmp::Le => ComparisonOp::Le,
+                Cmp::Ge => ComparisonOp::Ge,
+                Cmp::Eq => ComparisonOp::Eq,
+            };
+            pb.add_constraint(terms.as_slice(), op, con.rhs as f64);
+        }
+        let mut opts = microlp::SolveOptions::default();
+        opts.time_limit = options.time_limit;
+        opts.mip_gap = options.mip_rel_gap;
+        let outcome = pb.solve_with(opts).map_err(|e| match e {
+            microlp::Error::Infeasible => SolveError::Infeasible,
+            microlp::Error::Unbounded => SolveError::Unbounded,
+            other => SolveError::Solver { backend: "microlp".into(), message: other.to_string() },
+        })?;
+        let sol = match outcome {
+            SolveOutcome::Solution(s) => s,
+            SolveOutcome::Interrupted(_) => return Err(SolveError::TimeLimitNoIncumbent),
+        };
+        let status = match sol.termination_reason() {
+            TerminationReason::ProvenOptimal => RawStatus::Optimal,
+            TerminationReason::MipGap => RawStatus::GapLimit,
+            _ => RawStatus::TimeLimit,
+        };
+        let values: Vec<f64> = vars.iter().map(|&v| sol.var_value(v)).collect();
+        for &(i, lo_art, up_art) in &artificial {
+            let x = values[i].round() as i64;
+            if (lo_art && x <= -ARTIFICIAL_BOUND) || (up_art && x >= ARTIFICIAL_BOUND) {
+                return Err(SolveError::Unbounded);
+            }
+        }
+        Ok(RawSolution { status, values })
+    }
+}

@@ -1,0 +1,1 @@
+//! Placeholder: the formulation crate lands in the next commit.

@@ -1,0 +1,117 @@
+//! [`Recording`]: a [`Solver`] wrapper that records statistics of every solve and can
+//! write every model it is given to a directory in LP format (`--dump-lp`).
+
+use crate::model::Model;
+use crate::solve::{RawSolution, Solution, SolveError, SolveOptions, Solver};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Statistics of one solve.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolveRecord {
+    pub model: String,
+    pub backend: String,
+    pub num_vars: usize,
+    pub num_integer_vars: usize,
+    pub num_constraints: usize,
+    pub elapsed: Duration,
+    /// `optimal`, `time-limit-feasible`, `gap-limit-feasible`, or the error's text.
+    pub outcome: String,
+}
+
+/// Wraps a solver; every call to [`Solver::solve`] is recorded (and dumped, if asked).
+pub struct Recording<S> {
+    inner: S,
+    dump_dir: Option<PathBuf>,
+    records: Mutex<Vec<SolveRecord>>,
+}
+
+impl<S: Solver> Recording<S> {
+    /// Records the solves of `inner`.
+    pub fn new(inner: S) -> Self {
+        Recording { inner, dump_dir: None, records: Mutex::new(Vec::new()) }
+    }
+
+    /// Also writes every model to `dir/NNNN-<model>.lp` before solving it.
+    pub fn with_dump_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.dump_dir = Some(dir.into());
+        self
+    }
+
+    /// The records so far, in call order.
+    pub fn records(&self) -> Vec<SolveRecord> {
+        self.records.lock().map(|r| r.clone()).unwrap_or_else(|p| p.into_inner().clone())
+    }
+
+    /// Takes the records so far, leaving none.
+    pub fn take_records(&self) -> Vec<SolveRecord> {
+        match self.records.lock() {
+            Ok(mut r) => std::mem::take(&mut *r),
+            Err(p) => std::mem::take(&mut *p.into_inner()),
+        }
+    }
+
+    /// The wrapped solver.
+    pub fn inner(&self) -> &S {
+        &self.inner
+    }
+
+    fn push(&self, rec: SolveRecord) -> usize {
+        let mut guard = match self.records.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        guard.push(rec);
+        guard.len()
+    }
+
+    fn dump(&self, model: &Model) -> Result<(), SolveError> {
+        let Some(dir) = &self.dump_dir else { return Ok(()) };
+        let seq = self.records.lock().map(|r| r.len()).unwrap_or(0);
+        let stem: String = model
+            .name()
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+            .take(80)
+            .collect();
+        let path = dir.join(format!("{seq:04}-{stem}.lp"));
+        std::fs::create_dir_all(dir)
+            .and_then(|_| std::fs::write(&path, model.to_lp_string()))
+            .map_err(|e| SolveError::Dump { path: path.display().to_string(), message: e.to_string() })
+    }
+}
+
+impl<S: Solver> Solver for Recording<S> {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn solve_raw(&self, model: &Model, options: &SolveOptions) -> Result<RawSolution, SolveError> {
+        self.inner.solve_raw(model, options)
+    }
+
+    fn solve(&self, model: &Model, options: &SolveOptions) -> Result<Solution, SolveError> {
+        self.dump(model)?;
+        let start = Instant::now();
+        let result = self.inner.solve(model, options);
+        let outcome = match &result {
+            Ok(s) => match s.status() {
+                crate::SolutionStatus::Optimal => "optimal".to_string(),
+                crate::SolutionStatus::TimeLimitFeasible => "time-limit-feasible".to_string(),
+                crate::SolutionStatus::GapLimitFeasible => "gap-limit-feasible".to_string(),
+            },
+            Err(e) => e.to_string(),
+        };
+        self.push(SolveRecord {
+            model: model.name().to_string(),
+            backend: self.inner.name().to_string(),
+            num_vars: model.num_vars(),
+            num_integer_vars: model.vars().iter().filter(|v| v.kind.is_integral()).count(),
+            num_constraints: model.num_constraints(),
+            elapsed: start.elapsed(),
+            outcome,
+        });
+        result
+    }
+}

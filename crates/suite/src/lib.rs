@@ -1,0 +1,231 @@
+//! # polyalloc-suite: the bench-suite reader
+//!
+//! Every paper example lives in `bench-suite/<id>.json` (format documented in
+//! `bench-suite/README.md`). This crate reads those files into typed records
+//! ([`Example`]) and reports malformed input as a [`SuiteError`] naming the file and the
+//! line and column (JSON syntax) or the field (missing or ill-typed values). The isl
+//! strings inside are kept as text here; `polyalloc-formulation` parses them, and
+//! [`Example::field_path`] names the field so that a parse error can say where it is.
+//!
+//! The CLI, the `cargo xtask` harness and the integration tests all read the suite
+//! through this crate.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// A bench-suite read error: which file, where, what was expected.
+#[derive(Debug, thiserror::Error)]
+pub enum SuiteError {
+    #[error("{file}: cannot read: {message}")]
+    Io { file: PathBuf, message: String },
+    #[error("{file}:{line}:{column}: {message}")]
+    Json { file: PathBuf, line: usize, column: usize, message: String },
+    #[error("{file}: field `{field}`: {message}")]
+    Field { file: PathBuf, field: String, message: String },
+}
+
+/// Where an example comes from.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct Source {
+    pub paper: String,
+    #[serde(rename = "where")]
+    pub location: String,
+}
+
+/// One array of an example.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct ArraySpec {
+    /// The array's data space, e.g. `[N] -> { A[t, i] : 1 <= t <= N and 1 <= i <= N }`.
+    pub space: String,
+    /// The conflict relation, when given explicitly.
+    #[serde(default)]
+    pub conflicts: Option<String>,
+    /// `half` (each unordered pair once) or `symmetric`.
+    #[serde(default)]
+    pub conflicts_form: Option<String>,
+    /// Everything else (notes, provenance).
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+/// One statement of a program.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct StatementSpec {
+    pub name: String,
+    pub domain: String,
+    pub schedule: String,
+    #[serde(default)]
+    pub writes: Option<String>,
+    #[serde(default)]
+    pub reads: Option<String>,
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+/// A program: statements with domains, schedules and accesses, and a live-out set.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct ProgramSpec {
+    pub statements: Vec<StatementSpec>,
+    #[serde(default)]
+    pub live_out: Option<String>,
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+/// A result a paper reports for a method.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct PaperResult {
+    pub method: String,
+    #[serde(default)]
+    pub array: Option<String>,
+    #[serde(default)]
+    pub mapping: Option<String>,
+    #[serde(default)]
+    pub size: Option<String>,
+    #[serde(default)]
+    pub hyperplanes: Option<Vec<Vec<i64>>>,
+    #[serde(default)]
+    pub moduli: Option<Vec<String>>,
+    /// `valid` or `invalid` (the checker's expected verdict on the paper's mapping).
+    #[serde(default)]
+    pub expect: Option<String>,
+    #[serde(default, rename = "where")]
+    pub location: Option<String>,
+    #[serde(default)]
+    pub note: Option<String>,
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+/// One bench-suite example.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct Example {
+    pub id: String,
+    pub title: String,
+    pub source: Source,
+    #[serde(default)]
+    pub params: Vec<String>,
+    #[serde(default)]
+    pub context: Option<String>,
+    #[serde(default)]
+    pub arrays: BTreeMap<String, ArraySpec>,
+    #[serde(default)]
+    pub program: Option<ProgramSpec>,
+    #[serde(default)]
+    pub instances: Vec<BTreeMap<String, i64>>,
+    #[serde(default)]
+    pub paper: Vec<PaperResult>,
+    #[serde(default)]
+    pub note: Option<String>,
+    /// Method-specific sections and anything else (see bench-suite/README.md).
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
+    /// The file it was read from.
+    #[serde(skip)]
+    pub file: PathBuf,
+}
+
+impl Example {
+    /// Reads and validates one file.
+    pub fn load(path: &Path) -> Result<Example, SuiteError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| SuiteError::Io { file: path.to_path_buf(), message: e.to_string() })?;
+        Self::from_str(&text, path)
+    }
+
+    /// Parses one example from text; `path` is used in error messages.
+    pub fn from_str(text: &str, path: &Path) -> Result<Example, SuiteError> {
+        let mut ex: Example = serde_json::from_str(text).map_err(|e| SuiteError::Json {
+            file: path.to_path_buf(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string().split(" at line ").next().unwrap_or_default().to_string(),
+        })?;
+        ex.file = path.to_path_buf();
+        ex.validate()?;
+        Ok(ex)
+    }
+
+    fn field_err(&self, field: impl Into<String>, message: impl Into<String>) -> SuiteError {
+        SuiteError::Field { file: self.file.clone(), field: field.into(), message: message.into() }
+    }
+
+    /// Checks what the types alone cannot: the id matches the file name, instances give
+    /// every parameter, paper entries name known arrays and give consistent mappings.
+    pub fn validate(&self) -> Result<(), SuiteError> {
+        if let Some(stem) = self.file.file_stem().and_then(|s| s.to_str()) {
+            if !stem.is_empty() && stem != self.id && self.file.extension().is_some_and(|e| e == "json") {
+                return Err(self.field_err("id", format!("expected `{stem}` (the file name), found `{}`", self.id)));
+            }
+        }
+        for (k, inst) in self.instances.iter().enumerate() {
+            for p in &self.params {
+                if !inst.contains_key(p) {
+                    return Err(self.field_err(format!("instances[{k}]"), format!("missing a value for parameter `{p}`")));
+                }
+            }
+            for name in inst.keys() {
+                if !self.params.contains(name) {
+                    return Err(self.field_err(
+                        format!("instances[{k}].{name}"),
+                        format!("`{name}` is not a parameter (params: {:?})", self.params),
+                    ));
+                }
+            }
+        }
+        for (name, a) in &self.arrays {
+            if let Some(form) = &a.conflicts_form {
+                if form != "half" && form != "symmetric" {
+                    return Err(self.field_err(
+                        format!("arrays.{name}.conflicts_form"),
+                        format!("expected `half` or `symmetric`, found `{form}`"),
+                    ));
+                }
+            }
+        }
+        for (k, p) in self.paper.iter().enumerate() {
+            if let Some(a) = &p.array {
+                if !self.arrays.is_empty() && !self.arrays.contains_key(a) {
+                    return Err(self.field_err(format!("paper[{k}].array"), format!("no array `{a}` in `arrays`")));
+                }
+            }
+            if let (Some(h), Some(m)) = (&p.hyperplanes, &p.moduli) {
+                if h.len() != m.len() {
+                    return Err(self.field_err(
+                        format!("paper[{k}]"),
+                        format!("{} hyperplanes but {} moduli", h.len(), m.len()),
+                    ));
+                }
+            }
+            if let Some(e) = &p.expect {
+                if e != "valid" && e != "invalid" {
+                    return Err(self.field_err(format!("paper[{k}].expect"), format!("expected `valid` or `invalid`, found `{e}`")));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The parameter values of instance `k` in the order of [`Example::params`].
+    pub fn instance_values(&self, k: usize) -> Option<Vec<i64>> {
+        let inst = self.instances.get(k)?;
+        self.params.iter().map(|p| inst.get(p).copied()).collect()
+    }
+}
+
+/// Reads every `*.json` file of a directory, sorted by file name.
+pub fn load_dir(dir: &Path) -> Result<Vec<Example>, SuiteError> {
+    let rd = std::fs::read_dir(dir).map_err(|e| SuiteError::Io { file: dir.to_path_buf(), message: e.to_string() })?;
+    let mut paths: Vec<PathBuf> = rd
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    paths.sort();
+    paths.iter().map(|p| Example::load(p)).collect()
+}
+
+/// The bench-suite directory of this workspace (for tests and the harness).
+pub fn default_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench-suite")
+}

@@ -1,0 +1,1 @@
+fn main() { eprintln!("xtask: no commands yet"); std::process::exit(1); }
