@@ -1,1 +1,99 @@
-//! Placeholder: the formulation crate lands in the next commit.
+//! # polyalloc-formulation: the shared polyhedral layer of every allocator
+//!
+//! Every intra-array storage method of polyalloc (successive modulo / Lefebvre–Feautrier,
+//! SMO storage hyperplanes, the lattice method) works on the same objects, provided here:
+//!
+//! * **Parametric integer sets and relations** in the notation of isl and of the papers
+//!   ([`Set`] = union of [`BasicSet`]s with existential locals; [`Map`] / [`BasicMap`] are
+//!   the same types over a relation space `A[t, i] -> A[t2, i2]`), with a parser and a
+//!   printer (print, then parse, gives the same set), exact integer arithmetic (overflow
+//!   is an [`Error::Overflow`]), intersection, union, substitution, application and
+//!   composition, reverse, domain and range, exact projection and rational
+//!   Fourier–Motzkin projection with redundancy removal, emptiness / sample points /
+//!   lexicographic minima through any [`polyalloc_ilp::Solver`] (parameters are
+//!   variables), and enumeration of integer points for concrete parameters by scanning.
+//! * **Farkas linearization** ([`farkas::nonneg_on`]): the affine form of Farkas' lemma
+//!   (004 Sec. 2, Lemma 2.2; 001 Sec. 4.1.1) that turns "this affine form, whose
+//!   coefficients are ILP unknowns, is non-negative on that polyhedron" into multipliers
+//!   and coefficient-matching equalities of a [`polyalloc_ilp::Model`].
+//! * **Conflict sets** ([`ConflictSet`], [`Program::conflict_set`]): the relation of
+//!   pairs of cells that are simultaneously live (004 Sec. 2.1, Def. 2.3, "conflict
+//!   set"), computed from statements, schedules, accesses and live-out data, or given
+//!   explicitly; and the set of conflicting differences (001 Sec. 3.2).
+//! * **Modular mappings** ([`ModularMapping`]): storage hyperplanes (004 Sec. 3.2) with
+//!   moduli affine in the parameters, printed as `A[(i - t) mod (2N - 1)]`, with their
+//!   size as a [`Polynomial`].
+//! * **The exact checker** ([`checker`]), which shares no code path with any allocator:
+//!   a symbolic proof by its own ILPs, a concrete check by enumeration with
+//!   counterexamples, and the schedule simulation giving the maximum number of
+//!   simultaneously live cells.
+//!
+//! Layering: this crate depends only on `polyalloc-ilp`; the allocator crates build on it.
+//! Paper numbers refer to `shared/papers/`: 004 = Bhaskaracharya, Bondhugula, Cohen (SMO),
+//! 001 = Darte, Isoard, Yuki (lattice-based allocation).
+//!
+//! ## Worked example: 004 Fig. 2 (produce-consume)
+//!
+//! ```
+//! use polyalloc_formulation::{Program, Statement, ModularMapping, BasicSet, Polynomial};
+//! use polyalloc_formulation::checker::{Checker, SymbolicVerdict, check_concrete, ConcreteVerdict};
+//! use polyalloc_backend_microlp::MicrolpSolver;
+//!
+//! // for (t=1..N) for (i=1..N) S: A[t,i] = A[t,i-1] + A[t-1,i];  schedule (t, i);
+//! // row i = N and row t = N are read by the consumer loop: live-out.
+//! let mut p = Program::new("[N] -> { : N >= 2 }")?;
+//! p.add_statement(Statement::parse(
+//!     "[N] -> { S[t, i] : 1 <= t <= N and 1 <= i <= N }",
+//!     "[N] -> { S[t, i] -> [t, i] }",
+//!     &["[N] -> { S[t, i] -> A[t, i] }"],
+//!     &["[N] -> { S[t, i] -> A[t, i - 1] }", "[N] -> { S[t, i] -> A[t - 1, i] }"],
+//! )?)?;
+//! p.add_live_out("[N] -> { A[t, i] : 1 <= t <= N and 1 <= i <= N and (i = N or t = N) }")?;
+//! let cs = p.conflict_set("A")?;
+//!
+//! // The conflict set printed in 004 Fig. 2(c), as the same set of pairs (N = 4):
+//! let paper = polyalloc_formulation::Map::parse(
+//!     "[N] -> { A[t, i] -> A[t2, i2] : 1 <= t, i, t2, i2 <= N and
+//!        ((t2 = t and i2 >= i + 1) or (t2 = t + 1 and i2 <= i - 1) or (t2 >= t + 1 and i = N)) }")?;
+//! assert_eq!(cs.relation.enumerate(&[4], 10_000)?, paper.enumerate(&[4], 10_000)?);
+//!
+//! // The SMO mapping of 004 Sec. 3.1, its size 2N - 1, and the symbolic proof.
+//! let smo = ModularMapping::parse("[N] -> { A[t, i] -> A[(i - t) mod (2N - 1)] }")?;
+//! assert_eq!(smo.to_string(), "A[(i - t) mod (2N - 1)]");
+//! assert_eq!(smo.size()?, Some(Polynomial::parse("2*N - 1")?));
+//! let solver = MicrolpSolver;
+//! let ctx = BasicSet::parse("[N] -> { : N >= 2 }")?;
+//! assert_eq!(Checker::new(&solver).check_symbolic(&cs, &smo, Some(&ctx))?, SymbolicVerdict::Valid);
+//!
+//! // One cell less is wrong, with a counterexample.
+//! let bad = ModularMapping::parse("[N] -> { A[t, i] -> A[(i - t) mod (2N - 2)] }")?;
+//! assert!(matches!(check_concrete(&cs, &bad, &[4], 1_000_000)?, ConcreteVerdict::Invalid(_)));
+//! # Ok::<(), polyalloc_formulation::Error>(())
+//! ```
+
+mod aff;
+mod basic;
+pub mod checker;
+mod conflict;
+mod error;
+pub mod farkas;
+mod fm;
+pub mod ilp;
+mod int;
+mod mapping;
+mod parse;
+mod poly;
+mod print;
+mod set;
+mod space;
+
+pub use aff::{Aff, AffExpr, Constraint, ConstraintKind};
+pub use basic::{BasicMap, BasicSet};
+pub use checker::{check_concrete, max_live, Checker};
+pub use conflict::{Access, ConflictForm, ConflictSet, Program, Statement};
+pub use error::{Error, ParseError, Result};
+pub use ilp::Sample;
+pub use mapping::{ModularMapping, StorageRow};
+pub use poly::{Monomial, Polynomial};
+pub use set::{Map, Set};
+pub use space::{Space, Tuple};

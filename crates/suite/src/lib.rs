@@ -10,6 +10,8 @@
 //! The CLI, the `cargo xtask` harness and the integration tests all read the suite
 //! through this crate.
 
+mod build;
+
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

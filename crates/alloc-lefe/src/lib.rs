@@ -1,0 +1,104 @@
+//! # polyalloc-alloc-lefe: the successive modulo technique (baseline)
+//!
+//! Lefebvre and Feautrier's partial expansion as summarised in SMO
+//! (`004_88cf68a96cc0018b.txt`, Sec. 2.1) and as Heuristic 1 of Darte, Isoard and Yuki
+//! with the canonical basis (`001_fde2f8b9768b9541.txt`, Sec. 4.1). Along each canonical
+//! axis `p` in order, the *contraction modulo* is `e_p = b_p + 1` where `b_p` is the
+//! largest `p`-th component of a conflicting difference `s - t` among the conflicts whose
+//! earlier components are equal (`DS_p`). The mapping is `A[x] -> A[x mod e]`.
+//!
+//! Parametric moduli: `b_p` is computed as the smallest affine bound `u . P + w` of
+//! `|s_p - t_p|` over the conflict polyhedra of depth `p` (each `K` intersected with
+//! `s_x = t_x` for `x < p`), linearised with Farkas' lemma and minimised
+//! lexicographically by parameter priority `(u_1, ..., u_p, w)` (001 Sec. 4.1.3). The
+//! bound holds on the rational points of each polyhedron, so it is exact for the integral
+//! polyhedra of the paper examples and otherwise a safe over-approximation of the
+//! integer lexicographic maximum. An axis along which no conflict remains gets modulus 1.
+
+use polyalloc_alloc::width::{bound_on_piece, BoundVars};
+use polyalloc_alloc::{AllocError, Allocator, Problem};
+use polyalloc_formulation::StorageRow;
+use polyalloc_formulation::{AffExpr, BasicSet, ModularMapping, Space, Tuple};
+use polyalloc_ilp::{LexSolve, LinExpr, Model, SolveOptions, Solver};
+
+const NAME: &str = "lefe";
+
+/// The successive modulo method.
+#[derive(Clone, Debug, Default)]
+pub struct Lefe {
+    /// Options of every ILP solve.
+    pub solve: SolveOptions,
+}
+
+fn conflict_polyhedra(problem: &Problem, solver: &dyn Solver) -> Result<Vec<BasicSet>, AllocError> {
+    let fe = AllocError::formulation(NAME);
+    let rel = match &problem.context {
+        Some(ctx) => problem.conflicts.relation.intersect_params(ctx).map_err(&fe)?,
+        None => problem.conflicts.relation.clone(),
+    };
+    let mut out = Vec::new();
+    for p in rel.pieces() {
+        if !p.is_empty(solver).map_err(&fe)? {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// `K ∩ { s_p = t_p }`.
+fn fix_axis(piece: &BasicSet, axis: usize) -> Result<BasicSet, polyalloc_formulation::Error> {
+    let sp = piece.space();
+    let (p, n) = (sp.n_param(), sp.n_out());
+    let mut row = vec![0i64; piece.n_cols()];
+    row[1 + p + axis] = 1;
+    row[1 + p + n + axis] = -1;
+    let mut out = piece.clone();
+    out.add_eq_row(row)?;
+    Ok(out)
+}
+
+impl Allocator for Lefe {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn summary(&self) -> &'static str {
+        "successive modulo along the canonical axes (Lefebvre-Feautrier; 004 Sec. 2.1, 001 Sec. 4.1)"
+    }
+
+    fn find_mapping(&self, problem: &Problem, solver: &dyn Solver) -> Result<ModularMapping, AllocError> {
+        let fe = AllocError::formulation(NAME);
+        let params: Vec<String> = problem.params().to_vec();
+        let pnames: Vec<&str> = params.iter().map(String::as_str).collect();
+        let param_space = Space::set(&pnames, Tuple::anonymous(&[]));
+        let n = problem.n_dims();
+        let mut pieces = conflict_polyhedra(problem, solver)?;
+        let mut rows = Vec::with_capacity(n);
+        for axis in 0..n {
+            let mut unit = vec![0i64; n];
+            unit[axis] = 1;
+            let modulus = if pieces.is_empty() {
+                AffExpr::constant(&param_space, 1)
+            } else {
+                let mut m = Model::new(format!("lefe-axis-{axis}"));
+                let bound = BoundVars::add(&mut m, &params, "");
+                let h: Vec<LinExpr> = unit.iter().map(|&c| LinExpr::constant(c)).collect();
+                for (i, piece) in pieces.iter().enumerate() {
+                    bound_on_piece(&mut m, piece, &h, &bound, &format!("K{i}")).map_err(&fe)?;
+                }
+                let lex = solver.lex_minimize(&m, &bound.objectives(), &self.solve).map_err(AllocError::solver(NAME))?;
+                bound.modulus(&lex.solution, &param_space)
+            };
+            rows.push(StorageRow { hyperplane: unit, modulus: Some(modulus) });
+            let mut next = Vec::new();
+            for p in &pieces {
+                let r = fix_axis(p, axis).map_err(&fe)?;
+                if !r.is_empty(solver).map_err(&fe)? {
+                    next.push(r);
+                }
+            }
+            pieces = next;
+        }
+        ModularMapping::new(&pnames, problem.array_tuple(), rows).map_err(fe)
+    }
+}

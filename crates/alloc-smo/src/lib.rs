@@ -1,0 +1,240 @@
+//! # polyalloc-alloc-smo: storage hyperplanes by ILP (SMO)
+//!
+//! Bhaskaracharya, Bondhugula and Cohen, "SMO: An Integrated Approach to Intra-Array and
+//! Inter-Array Storage Optimization" (`004_88cf68a96cc0018b.txt`), Sec. 3, Algorithm 1.
+//! Given the conflict set `CS = K_1 ∪ ... ∪ K_l` of an array (conflict polyhedra of pairs
+//! `(s, t)` of simultaneously live cells), SMO finds storage hyperplanes `Γ_1, ..., Γ_m`
+//! one at a time; the mapping is `A[x] -> A[(Γ_1 . x) mod e_1, ..., (Γ_m . x) mod e_m]`.
+//!
+//! For each hyperplane (FIND-NEXT-HYPERPLANE) one ILP is built over the unknowns `Γ`
+//! (integers in `[-coef_bound, coef_bound]`), the parametric bound `u . P + w`
+//! (`u >= 0`), and per conflict polyhedron `K_i` a pair of binary decision variables
+//! `x1_i, x2_i` with `x1_i + x2_i <= 1`:
+//! * bounding constraints (2)/(5): `-(u . P + w) <= Γ . (s - t) <= u . P + w` on `K_i`;
+//! * decision constraints (6): `Γ . (s - t) >= 1 - (1 - x1_i)(c ΣP + c + 1)` and
+//!   `Γ . (s - t) <= -1 + (1 - x2_i)(c ΣP + c + 1)` on `K_i`;
+//!
+//! all linearised with the affine form of Farkas' lemma over `K_i` (parameters are
+//! dimensions of `K_i`, so the bounds are parametric). The objective (7) is the
+//! lexicographic minimum of `(η', u_1, ..., u_p, w)` with `η' = l - Σ(x1_i + x2_i)`
+//! (constraint (4)); the contraction modulus is `u . P + w + 1`. The conflict set is then
+//! revised, (8)-(9): `K_i' = K_i ∩ { Γ . (s - t) = 0 }`, until it is empty.
+//!
+//! Choices the paper leaves open, made here and documented:
+//! * **The constant `c` of (5)/(6)** is the big-M of the decision constraints: it must
+//!   bound `|Γ . (s - t)|` by `c ΣP + c` on every conflict polyhedron. The paper uses
+//!   `c = 10` "(higher if no parameters exist)"; [`SmoOptions::c`] defaults to 10 and
+//!   [`SmoOptions::c_without_params`] to 1000. It assumes non-negative parameters (as
+//!   every paper example's context gives).
+//! * **Hyperplane coefficient bound**: `|γ_j| <= coef_bound`, default 8 (every Table I
+//!   hyperplane has coefficients of magnitude at most 4). Configurable.
+//! * **Linear independence is guaranteed, not just observed** (Sec. 3.5 only observes
+//!   it): with `r_1, ..., r_q` an integer basis of the orthogonal complement of the
+//!   hyperplanes found so far, the ILP requires `r_k . Γ != 0` for some `k` through binary
+//!   variables `z_k^+, z_k^-` (`r_k . Γ >= 1` or `<= -1`, big-M `1 + coef_bound Σ|r_k|`,
+//!   `Σ z >= 1`). Hence at most `n` hyperplanes, and termination; a conflict set that
+//!   still has pairs after `n` hyperplanes contains a pair `s = t` and is rejected.
+//! * **Tie-break**: after `(η', u, w)` the ILP minimises `Σ|γ_j|`, then `Σ j |γ_j|`
+//!   (coefficients on earlier dimensions first), so that equivalent optima give the same
+//!   (smallest) hyperplane on every backend; the sign is normalised
+//!   so that the last non-zero coefficient is positive (a sign change does not change a
+//!   modular mapping's validity or size).
+
+use polyalloc_alloc::linalg::orthogonal_complement;
+use polyalloc_alloc::width::{bound_on_piece, diff_form, BoundVars};
+use polyalloc_alloc::{AllocError, Allocator, Problem};
+use polyalloc_formulation::farkas::{nonneg_on, FarkasOptions};
+use polyalloc_formulation::StorageRow;
+use polyalloc_formulation::{BasicSet, ModularMapping, Space};
+use polyalloc_ilp::{Cmp, LexSolve, LinExpr, Model, SolveOptions, Solver, VarId};
+
+/// Options of [`Smo`].
+#[derive(Clone, Debug)]
+pub struct SmoOptions {
+    /// Bound on the magnitude of every hyperplane coefficient.
+    pub coef_bound: i64,
+    /// The constant `c` of constraints (5)/(6) when the problem has parameters.
+    pub c: i64,
+    /// The constant `c` when the problem has no parameter.
+    pub c_without_params: i64,
+    /// Minimise `Σ|γ_j|` after the paper's objective (deterministic answers).
+    pub tie_break_small_hyperplane: bool,
+    /// Options of every ILP solve.
+    pub solve: SolveOptions,
+}
+
+impl Default for SmoOptions {
+    fn default() -> Self {
+        SmoOptions { coef_bound: 8, c: 10, c_without_params: 1000, tie_break_small_hyperplane: true, solve: SolveOptions::default() }
+    }
+}
+
+/// The SMO method.
+#[derive(Clone, Debug, Default)]
+pub struct Smo {
+    pub options: SmoOptions,
+}
+
+const NAME: &str = "smo";
+
+/// The conflict polyhedra of a problem, restricted to the parameter context, without
+/// the (integer-)empty ones.
+pub fn conflict_polyhedra(problem: &Problem, solver: &dyn Solver, method: &str) -> Result<Vec<BasicSet>, AllocError> {
+    let fe = AllocError::formulation(method);
+    let rel = match &problem.context {
+        Some(ctx) => problem.conflicts.relation.intersect_params(ctx).map_err(&fe)?,
+        None => problem.conflicts.relation.clone(),
+    };
+    let mut out = Vec::new();
+    for p in rel.pieces() {
+        if !p.is_empty(solver).map_err(&fe)? {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// Adds `Γ . (s - t) = 0` to a conflict polyhedron (revision (8)).
+pub fn revise(piece: &BasicSet, gamma: &[i64]) -> Result<BasicSet, polyalloc_formulation::Error> {
+    let sp = piece.space();
+    let (p, n) = (sp.n_param(), gamma.len());
+    let mut row = vec![0i64; piece.n_cols()];
+    for (j, &g) in gamma.iter().enumerate() {
+        row[1 + p + j] = g;
+        row[1 + p + n + j] = -g;
+    }
+    let mut out = piece.clone();
+    out.add_eq_row(row)?;
+    Ok(out)
+}
+
+/// Normalises the sign of a hyperplane: the last non-zero coefficient positive.
+pub fn normalise_sign(h: &mut [i64]) {
+    if h.iter().rev().find(|&&c| c != 0).is_some_and(|&c| c < 0) {
+        h.iter_mut().for_each(|c| *c = -*c);
+    }
+}
+
+impl Smo {
+    /// FIND-NEXT-HYPERPLANE: the ILP of Sec. 3.4 over the current conflict polyhedra.
+    fn next_hyperplane(
+        &self,
+        pieces: &[BasicSet],
+        previous: &[Vec<i64>],
+        params: &[String],
+        param_space: &Space,
+        solver: &dyn Solver,
+        round: usize,
+    ) -> Result<(Vec<i64>, polyalloc_formulation::AffExpr), AllocError> {
+        let fe = AllocError::formulation(NAME);
+        let n = pieces.first().map_or(0, |p| p.space().n_out());
+        let b = self.options.coef_bound;
+        let c = if params.is_empty() { self.options.c_without_params } else { self.options.c };
+        let mut m = Model::new(format!("smo-hyperplane-{round}"));
+        let gamma: Vec<VarId> = (0..n).map(|j| m.add_integer(format!("gamma_{j}"), Some(-b), Some(b))).collect();
+        let g: Vec<LinExpr> = gamma.iter().map(|&v| LinExpr::from(v)).collect();
+        let bound = BoundVars::add(&mut m, params, "");
+        let mut satisfied = LinExpr::new();
+        for (i, piece) in pieces.iter().enumerate() {
+            let x1 = m.add_binary(format!("x1_{i}"));
+            let x2 = m.add_binary(format!("x2_{i}"));
+            m.add_constraint(format!("x_{i}_exclusive"), LinExpr::from(x1) + x2, Cmp::Le, 1);
+            satisfied = satisfied + x1 + x2;
+            bound_on_piece(&mut m, piece, &g, &bound, &format!("K{i}_bound")).map_err(&fe)?;
+            let sp = piece.space();
+            for (sign, x, tag) in [(1i64, x1, "x1"), (-1, x2, "x2")] {
+                // sign * Γ.(s - t) - 1 + (1 - x)(c ΣP + c + 1) >= 0
+                let mut f = diff_form(sp, &g, sign);
+                for k in 0..sp.n_param() {
+                    f.coeffs[k] = LinExpr::constant(c) - LinExpr::from(x) * c;
+                }
+                f.constant = LinExpr::constant(c) - LinExpr::from(x) * (c + 1);
+                nonneg_on(&mut m, piece, &f, &FarkasOptions { name: format!("K{i}_{tag}"), ..Default::default() })
+                    .map_err(&fe)?;
+            }
+        }
+        // Linear independence from the previous hyperplanes.
+        let comp = orthogonal_complement(previous, n)
+            .ok_or_else(|| AllocError::method(NAME, "overflow while completing the hyperplane basis"))?;
+        if comp.is_empty() {
+            return Err(AllocError::method(
+                NAME,
+                format!("{n} independent hyperplanes found but conflicts remain: the conflict set contains a pair of equal cells"),
+            ));
+        }
+        let mut any = LinExpr::new();
+        for (k, r) in comp.iter().enumerate() {
+            let big = 1 + b * r.iter().map(|x| x.abs()).sum::<i64>();
+            let dot: LinExpr = r.iter().zip(&gamma).map(|(&rj, &gj)| LinExpr::term(gj, rj)).sum();
+            let zp = m.add_binary(format!("indep_{k}_pos"));
+            let zn = m.add_binary(format!("indep_{k}_neg"));
+            m.add_constraint(format!("indep_{k}_pos"), dot.clone() - LinExpr::from(zp) * big, Cmp::Ge, 1 - big);
+            m.add_constraint(format!("indep_{k}_neg"), -dot - LinExpr::from(zn) * big, Cmp::Ge, 1 - big);
+            any = any + zp + zn;
+        }
+        m.add_constraint("independent", any, Cmp::Ge, 1);
+        // Objective (7): lexmin (η', u_1..u_p, w), then Σ|γ|.
+        let mut objectives = vec![-satisfied];
+        objectives.extend(bound.objectives());
+        if self.options.tie_break_small_hyperplane {
+            let mut abs_sum = LinExpr::new();
+            let mut abs_vars = Vec::with_capacity(n);
+            for (j, &gj) in gamma.iter().enumerate() {
+                let a = m.add_integer(format!("abs_gamma_{j}"), Some(0), Some(b));
+                m.add_constraint(format!("abs_gamma_{j}_pos"), LinExpr::from(a) - gj, Cmp::Ge, 0);
+                m.add_constraint(format!("abs_gamma_{j}_neg"), LinExpr::from(a) + gj, Cmp::Ge, 0);
+                abs_sum = abs_sum + a;
+                abs_vars.push(a);
+            }
+            objectives.push(abs_sum);
+            // Then prefer coefficients on earlier array dimensions (j before k in the
+            // LBM examples, as the paper prints them).
+            let position: LinExpr = abs_vars.iter().enumerate().map(|(j, &a)| LinExpr::term(a, j as i64)).sum();
+            objectives.push(position);
+        }
+        let lex = solver.lex_minimize(&m, &objectives, &self.options.solve).map_err(AllocError::solver(NAME))?;
+        let mut h: Vec<i64> = gamma.iter().map(|&v| lex.solution.int_value(v)).collect();
+        normalise_sign(&mut h);
+        Ok((h, bound.modulus(&lex.solution, param_space)))
+    }
+}
+
+impl Allocator for Smo {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn summary(&self) -> &'static str {
+        "SMO storage hyperplanes by ILP (Bhaskaracharya, Bondhugula, Cohen; 004 Sec. 3, Algorithm 1)"
+    }
+
+    fn find_mapping(&self, problem: &Problem, solver: &dyn Solver) -> Result<ModularMapping, AllocError> {
+        let fe = AllocError::formulation(NAME);
+        let params: Vec<String> = problem.params().to_vec();
+        let pnames: Vec<&str> = params.iter().map(String::as_str).collect();
+        let array = problem.array_tuple();
+        let param_space = Space::set(&pnames, polyalloc_formulation::Tuple::anonymous(&[]));
+        let n = problem.n_dims();
+        let mut pieces = conflict_polyhedra(problem, solver, NAME)?;
+        let mut hyperplanes: Vec<Vec<i64>> = Vec::new();
+        let mut rows = Vec::new();
+        while !pieces.is_empty() {
+            if hyperplanes.len() > n {
+                return Err(AllocError::method(NAME, "no termination after n hyperplanes"));
+            }
+            let (h, modulus) =
+                self.next_hyperplane(&pieces, &hyperplanes, &params, &param_space, solver, hyperplanes.len() + 1)?;
+            let mut next = Vec::new();
+            for p in &pieces {
+                let r = revise(p, &h).map_err(&fe)?;
+                if !r.is_empty(solver).map_err(&fe)? {
+                    next.push(r);
+                }
+            }
+            pieces = next;
+            rows.push(StorageRow { hyperplane: h.clone(), modulus: Some(modulus) });
+            hyperplanes.push(h);
+        }
+        ModularMapping::new(&pnames, array, rows).map_err(fe)
+    }
+}

@@ -1,0 +1,91 @@
+//! Parametric width bounds by Farkas' lemma, shared by the methods that need them.
+//!
+//! For a conflict polyhedron `K` of pairs `(s, t)` and a hyperplane `h` (whose entries
+//! may be ILP variables), [`bound_on_piece`] emits the constraints that make
+//! `u . P + w` an upper bound of `|h . (s - t)|` on every rational point of `K`:
+//! `u . P + w - h . (s - t) >= 0` and `u . P + w + h . (s - t) >= 0`, each linearised by
+//! the affine form of Farkas' lemma (004 Sec. 3.4.2, constraints (2)/(5); 001 Sec.
+//! 4.1.1, equation (1)). The contraction modulus is then `u . P + w + 1` (004 Sec.
+//! 3.4.3). Minimising `(u_1, ..., u_p, w)` lexicographically gives the parametric bound
+//! preferred by parameter priority (001 Sec. 4.1.3).
+
+use polyalloc_formulation::farkas::{nonneg_on, FarkasOptions, ParamForm};
+use polyalloc_formulation::{AffExpr, BasicSet, Space};
+use polyalloc_ilp::{LinExpr, Model, Solution, VarId};
+
+/// Upper bound of a parametric coefficient `u_i` (they are non-negative).
+pub const MAX_PARAM_COEF: i64 = 10_000;
+/// Bound of the constant `w` (either sign).
+pub const MAX_CONSTANT: i64 = 10_000_000;
+
+/// The ILP variables of a parametric bound `u . P + w`.
+#[derive(Clone, Debug)]
+pub struct BoundVars {
+    /// One non-negative integer per parameter.
+    pub u: Vec<VarId>,
+    /// The constant.
+    pub w: VarId,
+}
+
+impl BoundVars {
+    /// Adds `u_1..u_p >= 0` and `w` to `model`.
+    pub fn add(model: &mut Model, params: &[String], prefix: &str) -> BoundVars {
+        let u = params
+            .iter()
+            .map(|p| model.add_integer(format!("{prefix}u_{p}"), Some(0), Some(MAX_PARAM_COEF)))
+            .collect();
+        let w = model.add_integer(format!("{prefix}w"), Some(-MAX_CONSTANT), Some(MAX_CONSTANT));
+        BoundVars { u, w }
+    }
+
+    /// The lexicographic objectives `u_1, ..., u_p, w`.
+    pub fn objectives(&self) -> Vec<LinExpr> {
+        self.u.iter().map(|&v| LinExpr::from(v)).chain(std::iter::once(LinExpr::from(self.w))).collect()
+    }
+
+    /// The modulus `u . P + w + 1` read from a solution, over the parameter space.
+    pub fn modulus(&self, sol: &Solution, param_space: &Space) -> AffExpr {
+        let mut e = AffExpr::constant(param_space, sol.int_value(self.w).saturating_add(1));
+        for (k, &u) in self.u.iter().enumerate() {
+            // Column layout: [constant, params...].
+            if let Some(c) = e.coeffs.get_mut(k + 1) {
+                *c = sol.int_value(u);
+            }
+        }
+        e
+    }
+}
+
+/// The form `sign * h . (s - t)` over a relation space's columns (params, s, t), plus
+/// `extra_param` on the parameter columns and `constant`.
+pub fn diff_form(space: &Space, h: &[LinExpr], sign: i64) -> ParamForm {
+    let p = space.n_param();
+    let n = h.len();
+    let mut f = ParamForm::zero(space);
+    for (j, hj) in h.iter().enumerate() {
+        f.coeffs[p + j] = hj.clone() * sign;
+        f.coeffs[p + n + j] = hj.clone() * -sign;
+    }
+    f
+}
+
+/// Emits `u . P + w >= |h . (s - t)|` on `piece` (two Farkas applications).
+pub fn bound_on_piece(
+    model: &mut Model,
+    piece: &BasicSet,
+    h: &[LinExpr],
+    bound: &BoundVars,
+    name: &str,
+) -> polyalloc_formulation::Result<()> {
+    let space = piece.space().clone();
+    for (sign, tag) in [(-1i64, "ub"), (1, "lb")] {
+        // u.P + w - sign' * h.(s - t) >= 0, i.e. u.P + w + sign * h.(s - t) >= 0.
+        let mut f = diff_form(&space, h, sign);
+        for (k, &u) in bound.u.iter().enumerate() {
+            f.coeffs[k] = f.coeffs[k].clone() + LinExpr::from(u);
+        }
+        f.constant = LinExpr::from(bound.w);
+        nonneg_on(model, piece, &f, &FarkasOptions { name: format!("{name}_{tag}"), ..Default::default() })?;
+    }
+    Ok(())
+}

@@ -1,0 +1,112 @@
+//! Affine expressions and constraints over a space's parameters and dimensions.
+
+use crate::error::{Error, Result};
+use crate::int;
+use crate::space::Space;
+
+/// An affine expression `c0 + sum(c_j * x_j)` over the columns of a [`Space`]
+/// (`[constant, params..., dims...]`) with exact `i64` coefficients.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AffExpr {
+    /// Coefficients in the column layout of the space: index 0 is the constant.
+    pub coeffs: Vec<i64>,
+}
+
+/// The affine expression type under its short isl name.
+pub type Aff = AffExpr;
+
+impl AffExpr {
+    /// The zero expression over `space`.
+    pub fn zero(space: &Space) -> Self {
+        AffExpr { coeffs: vec![0; space.n_cols()] }
+    }
+    /// A constant over `space`.
+    pub fn constant(space: &Space, c: i64) -> Self {
+        let mut a = Self::zero(space);
+        a.coeffs[0] = c;
+        a
+    }
+    /// The variable (parameter or dimension) called `name`.
+    pub fn var(space: &Space, name: &str) -> Result<Self> {
+        let col = space.col_of(name).ok_or_else(|| Error::UnknownName(name.to_string()))?;
+        let mut a = Self::zero(space);
+        a.coeffs[col] = 1;
+        Ok(a)
+    }
+    /// Parses an affine expression such as `i - t + 2N - 1` over `space`.
+    pub fn parse(space: &Space, text: &str) -> Result<Self> {
+        crate::parse::parse_aff(space, text)
+    }
+    /// The constant part.
+    pub fn constant_part(&self) -> i64 {
+        self.coeffs[0]
+    }
+    /// Coefficient of a named parameter or dimension.
+    pub fn coeff(&self, space: &Space, name: &str) -> Option<i64> {
+        space.col_of(name).and_then(|c| self.coeffs.get(c).copied())
+    }
+    /// `self + k * other`, checked.
+    pub fn add_scaled(&self, other: &AffExpr, k: i64) -> Result<AffExpr> {
+        if self.coeffs.len() != other.coeffs.len() {
+            return Err(Error::SpaceMismatch("affine expressions of different spaces".into()));
+        }
+        Ok(AffExpr { coeffs: int::lin_comb(1, &self.coeffs, k, &other.coeffs)? })
+    }
+    /// `k * self`, checked.
+    pub fn scale(&self, k: i64) -> Result<AffExpr> {
+        Ok(AffExpr { coeffs: self.coeffs.iter().map(|&c| int::mul(c, k)).collect::<Result<_>>()? })
+    }
+    /// Exact value at `params` and `dims`.
+    pub fn eval(&self, params: &[i64], dims: &[i64]) -> Result<i64> {
+        let mut pt = params.to_vec();
+        pt.extend_from_slice(dims);
+        if pt.len() + 1 != self.coeffs.len() {
+            return Err(Error::ParamValues(format!(
+                "expected {} values, got {}",
+                self.coeffs.len() - 1,
+                pt.len()
+            )));
+        }
+        int::eval_row(&self.coeffs, &pt)
+    }
+    /// True when only the constant is non-zero.
+    pub fn is_constant(&self) -> bool {
+        self.coeffs[1..].iter().all(|&c| c == 0)
+    }
+    /// Prints with the names of `space`, e.g. `i - t + 2N - 1` is printed `-t + i + 2*N - 1`
+    /// in column order (parameters first).
+    pub fn to_string_in(&self, space: &Space) -> String {
+        let mut names: Vec<String> = space.params.clone();
+        names.extend(space.dim_names());
+        crate::print::fmt_linear(&self.coeffs[1..], &names, self.coeffs[0])
+    }
+}
+
+/// Kind of a [`Constraint`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ConstraintKind {
+    /// `aff = 0`.
+    Eq,
+    /// `aff >= 0`.
+    Ge,
+}
+
+/// An affine constraint `aff = 0` or `aff >= 0`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Constraint {
+    /// The affine form.
+    pub aff: AffExpr,
+    /// Equality or inequality.
+    pub kind: ConstraintKind,
+}
+
+impl Constraint {
+    /// `aff >= 0`.
+    pub fn ge0(aff: AffExpr) -> Self {
+        Constraint { aff, kind: ConstraintKind::Ge }
+    }
+    /// `aff = 0`.
+    pub fn eq0(aff: AffExpr) -> Self {
+        Constraint { aff, kind: ConstraintKind::Eq }
+    }
+}

@@ -1,0 +1,264 @@
+//! Sets as ILP constraints: emptiness, sample points and lexicographic minima through
+//! any [`Solver`], with parameters treated as variables.
+
+use crate::basic::BasicSet;
+use crate::error::{Error, Result};
+use crate::set::Set;
+use polyalloc_ilp::{Cmp, LexSolve, LinExpr, Model, SolveError, SolveOptions, Solver, VarId};
+
+/// Half-width of the box used to extract a witness when a backend reports a
+/// feasibility model as unbounded (see [`find_point`]).
+pub const WITNESS_BOX: i64 = 1 << 20;
+
+/// The ILP variables standing for the columns of a basic set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetVars {
+    /// One variable per parameter.
+    pub params: Vec<VarId>,
+    /// One variable per dimension (input dims first for a relation).
+    pub dims: Vec<VarId>,
+    /// One variable per local.
+    pub locals: Vec<VarId>,
+}
+
+impl SetVars {
+    /// The variable of column `col` of the set's row layout (`col >= 1`).
+    pub fn col(&self, col: usize) -> Option<VarId> {
+        self.all().get(col.checked_sub(1)?).copied()
+    }
+    fn all(&self) -> Vec<VarId> {
+        let mut v = self.params.clone();
+        v.extend(&self.dims);
+        v.extend(&self.locals);
+        v
+    }
+}
+
+/// Bounds implied by rows over a single column.
+fn single_var_bounds(b: &BasicSet, col: usize) -> (Option<i64>, Option<i64>) {
+    let (mut lo, mut hi): (Option<i64>, Option<i64>) = (None, None);
+    let single = |r: &Vec<i64>| r.iter().enumerate().skip(1).all(|(c, &v)| c == col || v == 0);
+    for r in b.ineqs.iter().filter(|r| single(r) && r[col] != 0) {
+        let a = r[col] as i128;
+        if a > 0 {
+            let v = crate::int::ceil_div(-(r[0] as i128), a);
+            if let Ok(v) = i64::try_from(v) {
+                lo = Some(lo.map_or(v, |l| l.max(v)));
+            }
+        } else {
+            let v = crate::int::floor_div(r[0] as i128, -a);
+            if let Ok(v) = i64::try_from(v) {
+                hi = Some(hi.map_or(v, |h| h.min(v)));
+            }
+        }
+    }
+    for r in b.eqs.iter().filter(|r| single(r) && r[col] != 0) {
+        if r[0] % r[col] == 0 {
+            let v = -r[0] / r[col];
+            lo = Some(lo.map_or(v, |l| l.max(v)));
+            hi = Some(hi.map_or(v, |h| h.min(v)));
+        }
+    }
+    (lo, hi)
+}
+
+/// Adds the constraints of `b` to `model` as integer variables and rows. Parameters use
+/// the variables in `params` when given (so several sets can share them), otherwise new
+/// variables are created. Variables get the finite bounds implied by single-variable
+/// rows, when there are such rows.
+pub fn add_basic_set(model: &mut Model, b: &BasicSet, prefix: &str, params: Option<&[VarId]>) -> Result<SetVars> {
+    let sp = &b.space;
+    let np = sp.n_param();
+    let param_vars: Vec<VarId> = match params {
+        Some(p) => {
+            if p.len() != np {
+                return Err(Error::ParamValues(format!("{np} parameters but {} shared variables", p.len())));
+            }
+            p.to_vec()
+        }
+        None => (0..np)
+            .map(|i| {
+                let (lo, hi) = single_var_bounds(b, 1 + i);
+                model.add_integer(format!("{prefix}{}", sp.params[i]), lo, hi)
+            })
+            .collect(),
+    };
+    let names = sp.dim_names();
+    let dims: Vec<VarId> = (0..sp.n_dim())
+        .map(|j| {
+            let (lo, hi) = single_var_bounds(b, 1 + np + j);
+            model.add_integer(format!("{prefix}{}", names[j]), lo, hi)
+        })
+        .collect();
+    let locals: Vec<VarId> = (0..b.n_local)
+        .map(|k| {
+            let (lo, hi) = single_var_bounds(b, sp.n_cols() + k);
+            model.add_integer(format!("{prefix}e{k}"), lo, hi)
+        })
+        .collect();
+    let vars = SetVars { params: param_vars, dims, locals };
+    let all = vars.all();
+    let row_expr = |r: &Vec<i64>| -> LinExpr {
+        let mut e = LinExpr::constant(0);
+        for (c, &v) in r.iter().enumerate().skip(1) {
+            if v != 0 {
+                e.add_term(all[c - 1], v);
+            }
+        }
+        e
+    };
+    for (k, r) in b.eqs.iter().enumerate() {
+        model.try_add_constraint(format!("{prefix}eq{k}"), row_expr(r), Cmp::Eq, -r[0])?;
+    }
+    for (k, r) in b.ineqs.iter().enumerate() {
+        model.try_add_constraint(format!("{prefix}ge{k}"), row_expr(r), Cmp::Ge, -r[0])?;
+    }
+    Ok(vars)
+}
+
+/// Result of a feasibility solve.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Feasibility {
+    /// The solver proved the model infeasible.
+    Infeasible,
+    /// A verified integer point (one value per model variable).
+    Point(Vec<i64>),
+    /// The solver reported the model unbounded and no witness was found in the box
+    /// `[-WITNESS_BOX, WITNESS_BOX]`: feasible, but without a small point.
+    FeasibleNoWitness,
+}
+
+/// Solves a feasibility model (its objective is replaced by 0). When the backend
+/// answers "unbounded" (microlp does so when a free variable sits on its artificial
+/// bound), the model is feasible; a witness is then searched with every unbounded
+/// integer variable boxed in `[-WITNESS_BOX, WITNESS_BOX]`.
+pub fn find_point(solver: &dyn Solver, model: &Model) -> Result<Feasibility> {
+    find_point_with(solver, model, &SolveOptions::default())
+}
+
+/// [`find_point`] with explicit solve options (e.g. a time limit).
+pub fn find_point_with(solver: &dyn Solver, model: &Model, opts: &SolveOptions) -> Result<Feasibility> {
+    let mut m = model.clone();
+    m.set_objective(polyalloc_ilp::Sense::Minimize, LinExpr::constant(0));
+    let opts = opts.clone();
+    match solver.solve(&m, &opts) {
+        Ok(sol) => Ok(Feasibility::Point(m.var_ids().map(|v| sol.int_value(v)).collect())),
+        Err(SolveError::Infeasible) | Err(SolveError::InfeasibleOrUnbounded) => Ok(Feasibility::Infeasible),
+        Err(SolveError::Unbounded) => {
+            let ids: Vec<VarId> = m.var_ids().collect();
+            for v in ids {
+                let var = m.var(v).clone();
+                let (lo, hi) = match (var.lower, var.upper) {
+                    (Some(l), Some(u)) => (l, u),
+                    (Some(l), None) => (l, l.saturating_add(2 * WITNESS_BOX)),
+                    (None, Some(u)) => (u.saturating_sub(2 * WITNESS_BOX), u),
+                    (None, None) => (-WITNESS_BOX, WITNESS_BOX),
+                };
+                m.set_bounds(v, Some(lo), Some(hi));
+            }
+            match solver.solve(&m, &opts) {
+                Ok(sol) => Ok(Feasibility::Point(m.var_ids().map(|v| sol.int_value(v)).collect())),
+                Err(SolveError::Infeasible) | Err(SolveError::InfeasibleOrUnbounded) | Err(SolveError::Unbounded) => {
+                    Ok(Feasibility::FeasibleNoWitness)
+                }
+                Err(e) => Err(e.into()),
+            }
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// A point of a set found by a solver: parameter values and dimension values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sample {
+    /// Values of the parameters.
+    pub params: Vec<i64>,
+    /// Values of the dimensions (input first for a relation).
+    pub point: Vec<i64>,
+}
+
+impl BasicSet {
+    /// A sample integer point through `solver`, parameters treated as variables
+    /// (`None` when the solver proves the set empty). A set that is feasible only far
+    /// away (see [`find_point`]) is an error [`Error::Unbounded`].
+    pub fn sample(&self, solver: &dyn Solver) -> Result<Option<Sample>> {
+        if self.is_marked_empty() {
+            return Ok(None);
+        }
+        let mut m = Model::new("sample");
+        let v = add_basic_set(&mut m, self, "", None)?;
+        match find_point(solver, &m)? {
+            Feasibility::Infeasible => Ok(None),
+            Feasibility::Point(p) => Ok(Some(Sample {
+                params: v.params.iter().map(|x| p[x.index()]).collect(),
+                point: v.dims.iter().map(|x| p[x.index()]).collect(),
+            })),
+            Feasibility::FeasibleNoWitness => Err(Error::Unbounded("sample point (feasible, no small witness)".into())),
+        }
+    }
+
+    /// Integer emptiness through `solver` (parameters are variables: "empty" means
+    /// empty for every parameter value).
+    pub fn is_empty(&self, solver: &dyn Solver) -> Result<bool> {
+        if self.is_marked_empty() || self.is_obviously_empty()? {
+            return Ok(true);
+        }
+        let mut m = Model::new("emptiness");
+        add_basic_set(&mut m, self, "", None)?;
+        Ok(matches!(find_point(solver, &m)?, Feasibility::Infeasible))
+    }
+
+    /// Lexicographic minimum of the dimensions for concrete parameter values, by
+    /// successive solves ([`LexSolve`]). `None` when empty.
+    pub fn lexmin(&self, solver: &dyn Solver, params: &[i64]) -> Result<Option<Vec<i64>>> {
+        let fixed = self.fix_params(params)?;
+        if fixed.is_marked_empty() {
+            return Ok(None);
+        }
+        let mut m = Model::new("lexmin");
+        let v = add_basic_set(&mut m, &fixed, "", None)?;
+        let objs: Vec<LinExpr> = v.dims.iter().map(|&d| LinExpr::from(d)).collect();
+        if objs.is_empty() {
+            return Ok(fixed.sample(solver)?.map(|_| vec![]));
+        }
+        match solver.lex_minimize(&m, &objs, &SolveOptions::default()) {
+            Ok(ls) => Ok(Some(v.dims.iter().map(|&d| ls.solution.int_value(d)).collect())),
+            Err(SolveError::Infeasible) | Err(SolveError::InfeasibleOrUnbounded) => Ok(None),
+            Err(SolveError::Unbounded) => Err(Error::Unbounded("lexmin".into())),
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+impl Set {
+    /// Integer emptiness of the union through `solver` (parameters are variables).
+    pub fn is_empty(&self, solver: &dyn Solver) -> Result<bool> {
+        for p in &self.pieces {
+            if !p.is_empty(solver)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+    /// A sample point of the union (`None` when empty).
+    pub fn sample(&self, solver: &dyn Solver) -> Result<Option<Sample>> {
+        for p in &self.pieces {
+            if let Some(s) = p.sample(solver)? {
+                return Ok(Some(s));
+            }
+        }
+        Ok(None)
+    }
+    /// Lexicographic minimum for concrete parameters through `solver`.
+    pub fn lexmin(&self, solver: &dyn Solver, params: &[i64]) -> Result<Option<Vec<i64>>> {
+        let mut best: Option<Vec<i64>> = None;
+        for p in &self.pieces {
+            if let Some(x) = p.lexmin(solver, params)? {
+                if best.as_ref().is_none_or(|b| x < *b) {
+                    best = Some(x);
+                }
+            }
+        }
+        Ok(best)
+    }
+}

@@ -1,0 +1,746 @@
+//! Parser of the isl notation subset (sets, relations, affine expressions).
+
+use crate::aff::AffExpr;
+use crate::basic::BasicSet;
+use crate::error::{Error, ParseError, Result};
+use crate::set::Set;
+use crate::space::{Space, Tuple};
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Tok {
+    Ident(String),
+    Int(i64),
+    Sym(&'static str),
+    Eof,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Token {
+    pub tok: Tok,
+    pub line: usize,
+    pub col: usize,
+    pub text: String,
+}
+
+const SYMS: &[&str] = &[
+    "->", "<=", ">=", "==", "!=", "[", "]", "{", "}", "(", ")", ":", ";", ",", "+", "-", "*", "/", "<", ">", "=", "^",
+];
+
+pub(crate) fn lex(text: &str) -> Result<Vec<Token>, ParseError> {
+    let mut out = Vec::new();
+    let chars: Vec<char> = text.chars().collect();
+    let (mut i, mut line, mut col) = (0usize, 1usize, 1usize);
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\n' {
+            i += 1;
+            line += 1;
+            col = 1;
+            continue;
+        }
+        if c.is_whitespace() {
+            i += 1;
+            col += 1;
+            continue;
+        }
+        if c.is_ascii_digit() {
+            let start = i;
+            while i < chars.len() && chars[i].is_ascii_digit() {
+                i += 1;
+            }
+            let s: String = chars[start..i].iter().collect();
+            let v = s.parse::<i64>().map_err(|_| ParseError {
+                line,
+                column: col,
+                expected: "an integer that fits in 64 bits".into(),
+                found: s.clone(),
+            })?;
+            out.push(Token { tok: Tok::Int(v), line, col, text: s.clone() });
+            col += i - start;
+            continue;
+        }
+        if c.is_alphabetic() || c == '_' {
+            let start = i;
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '\'') {
+                i += 1;
+            }
+            let s: String = chars[start..i].iter().collect();
+            out.push(Token { tok: Tok::Ident(s.clone()), line, col, text: s });
+            col += i - start;
+            continue;
+        }
+        let rest: String = chars[i..chars.len().min(i + 2)].iter().collect();
+        let sym = SYMS.iter().find(|s| rest.starts_with(**s));
+        match sym {
+            Some(s) => {
+                out.push(Token { tok: Tok::Sym(s), line, col, text: s.to_string() });
+                i += s.len();
+                col += s.len();
+            }
+            None => {
+                return Err(ParseError {
+                    line,
+                    column: col,
+                    expected: "a name, an integer or one of [ ] { } ( ) -> : ; , + - * / < <= > >= = != ^".into(),
+                    found: format!("`{c}`"),
+                })
+            }
+        }
+    }
+    out.push(Token { tok: Tok::Eof, line, col, text: "end of input".into() });
+    Ok(out)
+}
+
+const KEYWORDS: &[&str] = &["and", "or", "exists", "floor", "mod", "true", "false"];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Var {
+    Param(usize),
+    Dim(usize),
+    Local(usize),
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Lin {
+    terms: BTreeMap<Var, i64>,
+    c: i64,
+}
+
+impl Lin {
+    fn constant(c: i64) -> Lin {
+        Lin { terms: BTreeMap::new(), c }
+    }
+    fn var(v: Var) -> Lin {
+        let mut t = BTreeMap::new();
+        t.insert(v, 1);
+        Lin { terms: t, c: 0 }
+    }
+    fn is_const(&self) -> bool {
+        self.terms.values().all(|&v| v == 0)
+    }
+    fn add_scaled(&self, o: &Lin, k: i64) -> Option<Lin> {
+        let mut r = self.clone();
+        for (v, c) in &o.terms {
+            let e = r.terms.entry(*v).or_insert(0);
+            *e = e.checked_add(c.checked_mul(k)?)?;
+        }
+        r.terms.retain(|_, c| *c != 0);
+        r.c = r.c.checked_add(o.c.checked_mul(k)?)?;
+        Some(r)
+    }
+    fn scale(&self, k: i64) -> Option<Lin> {
+        Lin::default().add_scaled(self, k)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Eq,
+    Ge,
+}
+
+type Conj = Vec<(Lin, Kind)>;
+type Dnf = Vec<Conj>;
+
+fn and(a: Dnf, b: Dnf) -> Dnf {
+    let mut out = Vec::new();
+    for x in &a {
+        for y in &b {
+            let mut c = x.clone();
+            c.extend(y.iter().cloned());
+            out.push(c);
+        }
+    }
+    out
+}
+
+struct Parser {
+    toks: Vec<Token>,
+    pos: usize,
+    params: Vec<String>,
+    dims: Vec<String>,
+    n_local: usize,
+    scopes: Vec<(String, usize)>,
+    pending: Conj,
+    furthest: Option<ParseError>,
+}
+
+impl Parser {
+    fn new(text: &str) -> Result<Parser, ParseError> {
+        Ok(Parser {
+            toks: lex(text)?,
+            pos: 0,
+            params: vec![],
+            dims: vec![],
+            n_local: 0,
+            scopes: vec![],
+            pending: vec![],
+            furthest: None,
+        })
+    }
+    fn peek(&self) -> &Tok {
+        &self.toks[self.pos].tok
+    }
+    fn peek_at(&self, k: usize) -> &Tok {
+        &self.toks[(self.pos + k).min(self.toks.len() - 1)].tok
+    }
+    fn is_sym(&self, s: &str) -> bool {
+        matches!(self.peek(), Tok::Sym(x) if *x == s)
+    }
+    fn is_kw(&self, s: &str) -> bool {
+        matches!(self.peek(), Tok::Ident(x) if x == s)
+    }
+    fn err(&mut self, expected: &str) -> ParseError {
+        let t = &self.toks[self.pos];
+        let found = match &t.tok {
+            Tok::Eof => "end of input".to_string(),
+            _ => format!("`{}`", t.text),
+        };
+        let e = ParseError { line: t.line, column: t.col, expected: expected.to_string(), found };
+        let further = match &self.furthest {
+            None => true,
+            Some(f) => (e.line, e.column) >= (f.line, f.column),
+        };
+        if further {
+            self.furthest = Some(e.clone());
+        }
+        e
+    }
+    fn expect_sym(&mut self, s: &str) -> Result<(), ParseError> {
+        if self.is_sym(s) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.err(&format!("`{s}`")))
+        }
+    }
+    fn ident(&mut self, what: &str) -> Result<String, ParseError> {
+        match self.peek().clone() {
+            Tok::Ident(s) if !KEYWORDS.contains(&s.as_str()) => {
+                self.pos += 1;
+                Ok(s)
+            }
+            _ => Err(self.err(what)),
+        }
+    }
+    fn overflow(&mut self) -> ParseError {
+        self.err("coefficients that fit in 64 bits (integer overflow)")
+    }
+
+    fn lookup(&self, name: &str) -> Option<Var> {
+        if let Some((_, k)) = self.scopes.iter().rev().find(|(n, _)| n == name) {
+            return Some(Var::Local(*k));
+        }
+        if let Some(j) = self.dims.iter().position(|d| d == name) {
+            return Some(Var::Dim(j));
+        }
+        self.params.iter().position(|p| p == name).map(Var::Param)
+    }
+
+    fn new_local(&mut self) -> usize {
+        self.n_local += 1;
+        self.n_local - 1
+    }
+
+    // ---------- expressions ----------
+    fn expr(&mut self) -> Result<Lin, ParseError> {
+        let mut acc = if self.is_sym("-") {
+            self.pos += 1;
+            let t = self.term()?;
+            t.scale(-1).ok_or_else(|| self.overflow())?
+        } else {
+            self.term()?
+        };
+        loop {
+            if self.is_sym("+") {
+                self.pos += 1;
+                let t = self.term()?;
+                acc = acc.add_scaled(&t, 1).ok_or_else(|| self.overflow())?;
+            } else if self.is_sym("-") {
+                self.pos += 1;
+                let t = self.term()?;
+                acc = acc.add_scaled(&t, -1).ok_or_else(|| self.overflow())?;
+            } else {
+                return Ok(acc);
+            }
+        }
+    }
+
+    fn mul(&mut self, a: Lin, b: Lin) -> Result<Lin, ParseError> {
+        if a.is_const() {
+            b.scale(a.c).ok_or_else(|| self.overflow())
+        } else if b.is_const() {
+            a.scale(b.c).ok_or_else(|| self.overflow())
+        } else {
+            Err(self.err("an affine expression (a product needs a constant factor)"))
+        }
+    }
+
+    fn term(&mut self) -> Result<Lin, ParseError> {
+        let mut acc = self.factor()?;
+        loop {
+            if self.is_sym("*") {
+                self.pos += 1;
+                let f = self.factor()?;
+                acc = self.mul(acc, f)?;
+            } else if self.is_kw("mod") {
+                self.pos += 1;
+                let k = self.positive_const("a positive integer constant after `mod`")?;
+                let q = self.floor_local(&acc, k)?;
+                acc = acc.add_scaled(&Lin::var(Var::Local(q)), -k).ok_or_else(|| self.overflow())?;
+            } else if acc.is_const()
+                && (matches!(self.peek(), Tok::Ident(s) if !KEYWORDS.contains(&s.as_str()) || s == "floor")
+                    || self.is_sym("("))
+            {
+                // Implicit product `2N`, `2(i + 1)`.
+                let f = self.factor()?;
+                acc = self.mul(acc, f)?;
+            } else {
+                return Ok(acc);
+            }
+        }
+    }
+
+    fn positive_const(&mut self, what: &str) -> Result<i64, ParseError> {
+        match *self.peek() {
+            Tok::Int(k) if k > 0 => {
+                self.pos += 1;
+                Ok(k)
+            }
+            _ => Err(self.err(what)),
+        }
+    }
+
+    /// A local q with k q <= e <= k q + k - 1 (q = floor(e / k)).
+    fn floor_local(&mut self, e: &Lin, k: i64) -> Result<usize, ParseError> {
+        let q = self.new_local();
+        let qv = Lin::var(Var::Local(q));
+        let lo = e.add_scaled(&qv, -k).ok_or_else(|| self.overflow())?; // e - kq >= 0
+        let hi = qv
+            .scale(k)
+            .and_then(|x| x.add_scaled(e, -1))
+            .and_then(|x| x.add_scaled(&Lin::constant(k - 1), 1))
+            .ok_or_else(|| self.overflow())?; // kq + k - 1 - e >= 0
+        self.pending.push((lo, Kind::Ge));
+        self.pending.push((hi, Kind::Ge));
+        Ok(q)
+    }
+
+    fn factor(&mut self) -> Result<Lin, ParseError> {
+        match self.peek().clone() {
+            Tok::Int(v) => {
+                self.pos += 1;
+                Ok(Lin::constant(v))
+            }
+            Tok::Sym("-") => {
+                self.pos += 1;
+                let f = self.factor()?;
+                f.scale(-1).ok_or_else(|| self.overflow())
+            }
+            Tok::Sym("(") => {
+                self.pos += 1;
+                let e = self.expr()?;
+                self.expect_sym(")")?;
+                Ok(e)
+            }
+            Tok::Ident(s) if s == "floor" => {
+                self.pos += 1;
+                self.expect_sym("(")?;
+                let e = self.expr()?;
+                self.expect_sym("/")?;
+                let k = self.positive_const("a positive integer constant divisor")?;
+                self.expect_sym(")")?;
+                let q = self.floor_local(&e, k)?;
+                Ok(Lin::var(Var::Local(q)))
+            }
+            Tok::Ident(s) if !KEYWORDS.contains(&s.as_str()) => match self.lookup(&s) {
+                Some(v) => {
+                    self.pos += 1;
+                    Ok(Lin::var(v))
+                }
+                None => Err(self.err("a declared parameter, tuple dimension or existential variable")),
+            },
+            _ => Err(self.err("an integer, a name, `(`, `-` or `floor(...)`")),
+        }
+    }
+
+    // ---------- formulas ----------
+    fn formula(&mut self) -> Result<Dnf, ParseError> {
+        let mut acc = self.conj()?;
+        while self.is_kw("or") {
+            self.pos += 1;
+            acc.extend(self.conj()?);
+        }
+        Ok(acc)
+    }
+
+    fn conj(&mut self) -> Result<Dnf, ParseError> {
+        let mut acc = self.atom()?;
+        while self.is_kw("and") {
+            self.pos += 1;
+            let b = self.atom()?;
+            acc = and(acc, b);
+        }
+        Ok(acc)
+    }
+
+    fn atom(&mut self) -> Result<Dnf, ParseError> {
+        if self.is_kw("true") {
+            self.pos += 1;
+            return Ok(vec![vec![]]);
+        }
+        if self.is_kw("false") {
+            self.pos += 1;
+            return Ok(vec![]);
+        }
+        if self.is_kw("exists") {
+            self.pos += 1;
+            let paren = self.is_sym("(");
+            if paren {
+                self.pos += 1;
+            }
+            let depth = self.scopes.len();
+            loop {
+                let name = self.ident("an existential variable name")?;
+                let k = self.new_local();
+                self.scopes.push((name, k));
+                if self.is_sym(",") {
+                    self.pos += 1;
+                    continue;
+                }
+                break;
+            }
+            self.expect_sym(":")?;
+            let f = self.formula()?;
+            if paren {
+                self.expect_sym(")")?;
+            }
+            self.scopes.truncate(depth);
+            return Ok(f);
+        }
+        if self.is_sym("(") {
+            // Either a parenthesised formula or a comparison starting with `(expr)`.
+            let save = (self.pos, self.pending.len(), self.n_local);
+            match self.chain() {
+                Ok(d) => return Ok(d),
+                Err(e1) => {
+                    self.pos = save.0;
+                    self.pending.truncate(save.1);
+                    self.n_local = save.2;
+                    self.pos += 1;
+                    match self.formula().and_then(|f| self.expect_sym(")").map(|_| f)) {
+                        Ok(f) => return Ok(f),
+                        Err(e2) => {
+                            let e = if (e1.line, e1.column) >= (e2.line, e2.column) { e1 } else { e2 };
+                            return Err(e);
+                        }
+                    }
+                }
+            }
+        }
+        self.chain()
+    }
+
+    fn expr_list(&mut self) -> Result<Vec<Lin>, ParseError> {
+        let mut v = vec![self.expr()?];
+        while self.is_sym(",") {
+            self.pos += 1;
+            v.push(self.expr()?);
+        }
+        Ok(v)
+    }
+
+    fn cmp_op(&mut self) -> Option<&'static str> {
+        let op = match self.peek() {
+            Tok::Sym(s) if ["<", "<=", ">", ">=", "=", "==", "!="].contains(s) => *s,
+            _ => return None,
+        };
+        self.pos += 1;
+        Some(op)
+    }
+
+    fn chain(&mut self) -> Result<Dnf, ParseError> {
+        let pend_start = self.pending.len();
+        let mut lhs = self.expr_list()?;
+        let mut dnf: Dnf = vec![vec![]];
+        let mut n_cmp = 0;
+        while let Some(op) = self.cmp_op() {
+            let rhs = self.expr_list()?;
+            for a in &lhs {
+                for b in &rhs {
+                    let d = self.compare(a, op, b)?;
+                    dnf = and(dnf, d);
+                }
+            }
+            lhs = rhs;
+            n_cmp += 1;
+        }
+        if n_cmp == 0 {
+            return Err(self.err("a comparison operator (<, <=, >, >=, =, !=)"));
+        }
+        let side: Conj = self.pending.drain(pend_start..).collect();
+        Ok(and(dnf, vec![side]))
+    }
+
+    fn compare(&mut self, a: &Lin, op: &str, b: &Lin) -> Result<Dnf, ParseError> {
+        let ba = b.add_scaled(a, -1).ok_or_else(|| self.overflow())?; // b - a
+        let ab = a.add_scaled(b, -1).ok_or_else(|| self.overflow())?;
+        let m1 = |x: &Lin| x.add_scaled(&Lin::constant(1), -1);
+        Ok(match op {
+            "<=" => vec![vec![(ba, Kind::Ge)]],
+            ">=" => vec![vec![(ab, Kind::Ge)]],
+            "<" => vec![vec![(m1(&ba).ok_or_else(|| self.overflow())?, Kind::Ge)]],
+            ">" => vec![vec![(m1(&ab).ok_or_else(|| self.overflow())?, Kind::Ge)]],
+            "=" | "==" => vec![vec![(ab, Kind::Eq)]],
+            _ => vec![
+                vec![(m1(&ba).ok_or_else(|| self.overflow())?, Kind::Ge)],
+                vec![(m1(&ab).ok_or_else(|| self.overflow())?, Kind::Ge)],
+            ],
+        })
+    }
+
+    // ---------- tuples and pieces ----------
+    fn fresh_dim_name(&self, prefix: &str) -> String {
+        let mut k = 0;
+        loop {
+            let n = format!("{prefix}{k}");
+            if !self.dims.contains(&n) && !self.params.contains(&n) {
+                return n;
+            }
+            k += 1;
+        }
+    }
+
+    /// Parses `Name[e1, e2]` or `[e1, e2]`; fresh identifiers declare dims, other entries
+    /// become new dims with an equality (in `base`).
+    fn tuple(&mut self, base: &mut Conj, prefix: &str) -> Result<Tuple, ParseError> {
+        let name = match self.peek().clone() {
+            Tok::Ident(s) if !KEYWORDS.contains(&s.as_str()) => {
+                self.pos += 1;
+                Some(s)
+            }
+            _ => None,
+        };
+        self.expect_sym("[")?;
+        let first_dim = self.dims.len();
+        if !self.is_sym("]") {
+            loop {
+                let fresh = match (self.peek().clone(), self.peek_at(1).clone()) {
+                    (Tok::Ident(s), Tok::Sym(",")) | (Tok::Ident(s), Tok::Sym("]"))
+                        if !KEYWORDS.contains(&s.as_str()) && self.lookup(&s).is_none() =>
+                    {
+                        Some(s)
+                    }
+                    _ => None,
+                };
+                if let Some(s) = fresh {
+                    self.pos += 1;
+                    self.dims.push(s);
+                } else {
+                    let pend = self.pending.len();
+                    let e = self.expr()?;
+                    let n = self.fresh_dim_name(prefix);
+                    self.dims.push(n);
+                    let j = self.dims.len() - 1;
+                    let eq = Lin::var(Var::Dim(j)).add_scaled(&e, -1).ok_or_else(|| self.overflow())?;
+                    base.push((eq, Kind::Eq));
+                    base.extend(self.pending.drain(pend..));
+                }
+                if self.is_sym(",") {
+                    self.pos += 1;
+                    continue;
+                }
+                break;
+            }
+        }
+        self.expect_sym("]")?;
+        Ok(Tuple { name, dims: self.dims[first_dim..].to_vec() })
+    }
+
+    fn piece(&mut self) -> Result<Vec<BasicSet>, ParseError> {
+        self.dims.clear();
+        self.n_local = 0;
+        self.scopes.clear();
+        self.pending.clear();
+        let mut base: Conj = vec![];
+        let (input, output) = if self.is_sym(":") {
+            (None, Tuple { name: None, dims: vec![] })
+        } else {
+            let t1 = self.tuple(&mut base, "i")?;
+            if self.is_sym("->") {
+                self.pos += 1;
+                let t2 = self.tuple(&mut base, "o")?;
+                (Some(t1), t2)
+            } else {
+                (None, t1)
+            }
+        };
+        let dnf = if self.is_sym(":") {
+            self.pos += 1;
+            self.formula()?
+        } else {
+            vec![vec![]]
+        };
+        let space = Space { params: self.params.clone(), input, output };
+        let mut out = Vec::new();
+        for conj in and(dnf, vec![base]) {
+            match self.build(&space, &conj) {
+                Some(b) => out.push(b),
+                None => return Err(self.overflow()),
+            }
+        }
+        Ok(out)
+    }
+
+    fn build(&self, space: &Space, conj: &Conj) -> Option<BasicSet> {
+        let np = space.n_param();
+        let nd = space.n_dim();
+        // Only the locals used by this conjunct, in order.
+        let mut used: Vec<usize> = conj
+            .iter()
+            .flat_map(|(l, _)| l.terms.keys().filter_map(|v| if let Var::Local(k) = v { Some(*k) } else { None }))
+            .collect();
+        used.sort();
+        used.dedup();
+        let mut b = BasicSet::universe(space.clone());
+        b.n_local = used.len();
+        let n = b.n_cols();
+        for (l, kind) in conj {
+            let mut row = vec![0i64; n];
+            row[0] = l.c;
+            for (v, &c) in &l.terms {
+                let col = match v {
+                    Var::Param(i) => 1 + i,
+                    Var::Dim(j) => 1 + np + j,
+                    Var::Local(k) => 1 + np + nd + used.iter().position(|u| u == k)?,
+                };
+                row[col] = row[col].checked_add(c)?;
+            }
+            match kind {
+                Kind::Eq => b.eqs.push(row),
+                Kind::Ge => b.ineqs.push(row),
+            }
+        }
+        b.simplify().ok()?;
+        Some(b)
+    }
+
+    fn params_decl(&mut self) -> Result<(), ParseError> {
+        if self.is_sym("[") {
+            self.pos += 1;
+            if !self.is_sym("]") {
+                loop {
+                    let p = self.ident("a parameter name")?;
+                    if self.params.contains(&p) {
+                        return Err(self.err("distinct parameter names"));
+                    }
+                    self.params.push(p);
+                    if self.is_sym(",") {
+                        self.pos += 1;
+                        continue;
+                    }
+                    break;
+                }
+            }
+            self.expect_sym("]")?;
+            self.expect_sym("->")?;
+        }
+        Ok(())
+    }
+
+    fn set(&mut self) -> Result<Set> {
+        self.params_decl()?;
+        self.expect_sym("{")?;
+        let mut pieces: Vec<BasicSet> = vec![];
+        let mut space: Option<Space> = None;
+        if !self.is_sym("}") {
+            loop {
+                let at = self.pos;
+                let ps = self.piece()?;
+                let sp = Space {
+                    params: self.params.clone(),
+                    input: ps.first().and_then(|p| p.space.input.clone()),
+                    output: ps.first().map(|p| p.space.output.clone()).unwrap_or(Tuple { name: None, dims: vec![] }),
+                };
+                if let Some(s0) = &space {
+                    if !s0.compatible(&sp) {
+                        self.pos = at;
+                        return Err(self
+                            .err(&format!("a piece in the same space as the first one (`{s0}`)"))
+                            .into());
+                    }
+                } else {
+                    space = Some(sp);
+                }
+                pieces.extend(ps);
+                if self.is_sym(";") {
+                    self.pos += 1;
+                    if self.is_sym("}") {
+                        break;
+                    }
+                    continue;
+                }
+                break;
+            }
+        }
+        self.expect_sym("}")?;
+        if *self.peek() != Tok::Eof {
+            return Err(self.err("end of input").into());
+        }
+        let space = space.unwrap_or(Space { params: self.params.clone(), input: None, output: Tuple { name: None, dims: vec![] } });
+        let mut s = Set::empty(space.clone());
+        for p in pieces {
+            s.add_piece(p.with_space(space.clone())?)?;
+        }
+        Ok(s)
+    }
+}
+
+/// Parses a set or relation in isl notation.
+pub(crate) fn parse_set(text: &str) -> Result<Set> {
+    let mut p = Parser::new(text)?;
+    match p.set() {
+        Ok(s) => Ok(s),
+        Err(Error::Parse(e)) => Err(Error::Parse(p.furthest.clone().filter(|f| (f.line, f.column) > (e.line, e.column)).unwrap_or(e))),
+        Err(e) => Err(e),
+    }
+}
+
+/// Parses an affine expression over the parameters and dims of `space`.
+pub(crate) fn parse_aff(space: &Space, text: &str) -> Result<AffExpr> {
+    let mut p = Parser::new(text)?;
+    p.params = space.params.clone();
+    p.dims = space.dim_names();
+    let e = p.expr()?;
+    if *p.peek() != Tok::Eof {
+        return Err(p.err("end of the expression").into());
+    }
+    if p.n_local > 0 {
+        return Err(Error::Parse(ParseError {
+            line: 1,
+            column: 1,
+            expected: "an affine expression without floor or mod".into(),
+            found: text.to_string(),
+        }));
+    }
+    let np = space.n_param();
+    let mut a = AffExpr::zero(space);
+    a.coeffs[0] = e.c;
+    for (v, c) in e.terms {
+        let col = match v {
+            Var::Param(i) => 1 + i,
+            Var::Dim(j) => 1 + np + j,
+            Var::Local(_) => 0,
+        };
+        a.coeffs[col] = c;
+    }
+    Ok(a)
+}
+
+impl std::str::FromStr for Set {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Set> {
+        parse_set(s)
+    }
+}

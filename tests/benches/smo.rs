@@ -1,0 +1,33 @@
+//! Solve time of the successive-modulo baseline and of SMO per SMO Table I example and
+//! backend (criterion): `cargo bench -p polyalloc-tests --bench smo [--features highs,cbc]`.
+//! The paper's models are tiny, so backend start-up cost dominates; this measures it.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use polyalloc_alloc::{allocate, Allocator};
+use polyalloc_suite::{default_dir, load_dir};
+
+fn smo(c: &mut Criterion) {
+    let examples = load_dir(&default_dir()).expect("bench-suite loads");
+    let reg = polyalloc_solvers::registry();
+    let methods: Vec<Box<dyn Allocator>> =
+        vec![Box::new(polyalloc_alloc_lefe::Lefe::default()), Box::new(polyalloc_alloc_smo::Smo::default())];
+    for ex in examples.iter().filter(|e| e.id.starts_with("smo-")) {
+        for array in ex.allocatable_arrays() {
+            let Ok(problem) = ex.problem(&array) else { continue };
+            for m in &methods {
+                let mut group = c.benchmark_group(format!("{}/{array}/{}", ex.id, m.name()));
+                group.sample_size(10);
+                for name in reg.names() {
+                    let Ok(solver) = reg.create(name) else { continue };
+                    group.bench_function(name, |b| {
+                        b.iter(|| allocate(m.as_ref(), &problem, solver.as_ref()).map(|a| a.mapping))
+                    });
+                }
+                group.finish();
+            }
+        }
+    }
+}
+
+criterion_group!(benches, smo);
+criterion_main!(benches);

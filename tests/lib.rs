@@ -1,0 +1,31 @@
+//! Shared helpers of the workspace-level integration tests.
+
+use polyalloc_formulation::{Error, Map};
+use polyalloc_suite::Example;
+use std::collections::BTreeSet;
+
+/// Most conflict pairs a test enumerates for one instance; larger instances are
+/// skipped by the concrete checks (the symbolic checker covers every parameter value).
+pub const PAIR_LIMIT: usize = 400_000;
+
+/// Parameter values of instance `k` in the order of `params` (by name).
+pub fn values_for(ex: &Example, k: usize, params: &[String]) -> Option<Vec<i64>> {
+    let inst = ex.instances.get(k)?;
+    params.iter().map(|p| inst.get(p).copied()).collect()
+}
+
+/// The integer points of a relation at concrete parameters, or `None` when there are
+/// more than [`PAIR_LIMIT`].
+pub fn pairs(rel: &Map, params: &[i64]) -> Result<Option<BTreeSet<Vec<i64>>>, Error> {
+    match rel.enumerate(params, PAIR_LIMIT) {
+        Ok(v) => Ok(Some(v.into_iter().collect())),
+        Err(Error::TooManyPoints(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Every backend compiled into this test build.
+pub fn backends() -> Vec<Box<dyn polyalloc_ilp::Solver>> {
+    let reg = polyalloc_solvers::registry();
+    reg.names().into_iter().map(|n| reg.create(n).expect("compiled-in backend")).collect()
+}
