@@ -15,10 +15,11 @@
 //! polyhedra of the paper examples and otherwise a safe over-approximation of the
 //! integer lexicographic maximum. An axis along which no conflict remains gets modulus 1.
 
+use polyalloc_alloc::pieces::{conflict_polyhedra, revise_all};
 use polyalloc_alloc::width::{bound_on_piece, BoundVars};
 use polyalloc_alloc::{AllocError, Allocator, Problem};
 use polyalloc_formulation::StorageRow;
-use polyalloc_formulation::{AffExpr, BasicSet, ModularMapping, Space, Tuple};
+use polyalloc_formulation::{AffExpr, ModularMapping, Space, Tuple};
 use polyalloc_ilp::{LexSolve, LinExpr, Model, SolveOptions, Solver};
 
 const NAME: &str = "lefe";
@@ -28,33 +29,6 @@ const NAME: &str = "lefe";
 pub struct Lefe {
     /// Options of every ILP solve.
     pub solve: SolveOptions,
-}
-
-fn conflict_polyhedra(problem: &Problem, solver: &dyn Solver) -> Result<Vec<BasicSet>, AllocError> {
-    let fe = AllocError::formulation(NAME);
-    let rel = match &problem.context {
-        Some(ctx) => problem.conflicts.relation.intersect_params(ctx).map_err(&fe)?,
-        None => problem.conflicts.relation.clone(),
-    };
-    let mut out = Vec::new();
-    for p in rel.pieces() {
-        if !p.is_empty(solver).map_err(&fe)? {
-            out.push(p.clone());
-        }
-    }
-    Ok(out)
-}
-
-/// `K ∩ { s_p = t_p }`.
-fn fix_axis(piece: &BasicSet, axis: usize) -> Result<BasicSet, polyalloc_formulation::Error> {
-    let sp = piece.space();
-    let (p, n) = (sp.n_param(), sp.n_out());
-    let mut row = vec![0i64; piece.n_cols()];
-    row[1 + p + axis] = 1;
-    row[1 + p + n + axis] = -1;
-    let mut out = piece.clone();
-    out.add_eq_row(row)?;
-    Ok(out)
 }
 
 impl Allocator for Lefe {
@@ -72,7 +46,7 @@ impl Allocator for Lefe {
         let pnames: Vec<&str> = params.iter().map(String::as_str).collect();
         let param_space = Space::set(&pnames, Tuple::anonymous(&[]));
         let n = problem.n_dims();
-        let mut pieces = conflict_polyhedra(problem, solver)?;
+        let mut pieces = conflict_polyhedra(problem, solver, NAME)?;
         let mut rows = Vec::with_capacity(n);
         for axis in 0..n {
             let mut unit = vec![0i64; n];
@@ -89,15 +63,9 @@ impl Allocator for Lefe {
                 let lex = solver.lex_minimize(&m, &bound.objectives(), &self.solve).map_err(AllocError::solver(NAME))?;
                 bound.modulus(&lex.solution, &param_space)
             };
+            // The conflicts of the next depth have equal components up to this axis.
+            pieces = revise_all(&pieces, &unit, solver, NAME)?;
             rows.push(StorageRow { hyperplane: unit, modulus: Some(modulus) });
-            let mut next = Vec::new();
-            for p in &pieces {
-                let r = fix_axis(p, axis).map_err(&fe)?;
-                if !r.is_empty(solver).map_err(&fe)? {
-                    next.push(r);
-                }
-            }
-            pieces = next;
         }
         ModularMapping::new(&pnames, problem.array_tuple(), rows).map_err(fe)
     }

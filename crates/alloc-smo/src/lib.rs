@@ -41,6 +41,8 @@
 //!   modular mapping's validity or size).
 
 use polyalloc_alloc::linalg::orthogonal_complement;
+use polyalloc_alloc::pieces::{conflict_polyhedra, revise_all};
+pub use polyalloc_alloc::pieces::revise;
 use polyalloc_alloc::width::{bound_on_piece, diff_form, BoundVars};
 use polyalloc_alloc::{AllocError, Allocator, Problem};
 use polyalloc_formulation::farkas::{nonneg_on, FarkasOptions};
@@ -76,37 +78,6 @@ pub struct Smo {
 }
 
 const NAME: &str = "smo";
-
-/// The conflict polyhedra of a problem, restricted to the parameter context, without
-/// the (integer-)empty ones.
-pub fn conflict_polyhedra(problem: &Problem, solver: &dyn Solver, method: &str) -> Result<Vec<BasicSet>, AllocError> {
-    let fe = AllocError::formulation(method);
-    let rel = match &problem.context {
-        Some(ctx) => problem.conflicts.relation.intersect_params(ctx).map_err(&fe)?,
-        None => problem.conflicts.relation.clone(),
-    };
-    let mut out = Vec::new();
-    for p in rel.pieces() {
-        if !p.is_empty(solver).map_err(&fe)? {
-            out.push(p.clone());
-        }
-    }
-    Ok(out)
-}
-
-/// Adds `Γ . (s - t) = 0` to a conflict polyhedron (revision (8)).
-pub fn revise(piece: &BasicSet, gamma: &[i64]) -> Result<BasicSet, polyalloc_formulation::Error> {
-    let sp = piece.space();
-    let (p, n) = (sp.n_param(), gamma.len());
-    let mut row = vec![0i64; piece.n_cols()];
-    for (j, &g) in gamma.iter().enumerate() {
-        row[1 + p + j] = g;
-        row[1 + p + n + j] = -g;
-    }
-    let mut out = piece.clone();
-    out.add_eq_row(row)?;
-    Ok(out)
-}
 
 /// Normalises the sign of a hyperplane: the last non-zero coefficient positive.
 pub fn normalise_sign(h: &mut [i64]) {
@@ -224,14 +195,7 @@ impl Allocator for Smo {
             }
             let (h, modulus) =
                 self.next_hyperplane(&pieces, &hyperplanes, &params, &param_space, solver, hyperplanes.len() + 1)?;
-            let mut next = Vec::new();
-            for p in &pieces {
-                let r = revise(p, &h).map_err(&fe)?;
-                if !r.is_empty(solver).map_err(&fe)? {
-                    next.push(r);
-                }
-            }
-            pieces = next;
+            pieces = revise_all(&pieces, &h, solver, NAME)?;
             rows.push(StorageRow { hyperplane: h.clone(), modulus: Some(modulus) });
             hyperplanes.push(h);
         }

@@ -18,6 +18,7 @@
 //! lemma (004 Sec. 3.4.2, 001 Sec. 4.1.1).
 
 pub mod linalg;
+pub mod pieces;
 pub mod width;
 
 use polyalloc_formulation::checker::Verdict;
@@ -68,14 +69,14 @@ pub enum AllocError {
     Solver {
         method: String,
         #[source]
-        source: SolveError,
+        source: Box<SolveError>,
     },
     /// A set operation or formulation step failed.
     #[error("{method}: {source}")]
     Formulation {
         method: String,
         #[source]
-        source: polyalloc_formulation::Error,
+        source: Box<polyalloc_formulation::Error>,
     },
     /// The method's own logic could not proceed.
     #[error("{method}: {message}")]
@@ -91,11 +92,11 @@ pub enum AllocError {
 impl AllocError {
     /// Wraps a formulation error.
     pub fn formulation(method: &str) -> impl Fn(polyalloc_formulation::Error) -> AllocError + '_ {
-        move |source| AllocError::Formulation { method: method.to_string(), source }
+        move |source| AllocError::Formulation { method: method.to_string(), source: Box::new(source) }
     }
     /// Wraps a solver error.
     pub fn solver(method: &str) -> impl Fn(SolveError) -> AllocError + '_ {
-        move |source| AllocError::Solver { method: method.to_string(), source }
+        move |source| AllocError::Solver { method: method.to_string(), source: Box::new(source) }
     }
     /// A method-logic error.
     pub fn method(method: &str, message: impl Into<String>) -> AllocError {

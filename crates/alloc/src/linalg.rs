@@ -24,8 +24,9 @@ fn echelon(rows: &[Vec<i64>], n: usize) -> Option<(Vec<Vec<i128>>, Vec<usize>)> 
         for i in 0..m.len() {
             if i != r && m[i][c] != 0 {
                 let (a, b) = (m[r][c], m[i][c]);
-                for j in 0..n {
-                    m[i][j] = m[i][j].checked_mul(a)?.checked_sub(m[r][j].checked_mul(b)?)?;
+                let pivot_row = m[r].clone();
+                for (x, &y) in m[i].iter_mut().zip(&pivot_row) {
+                    *x = x.checked_mul(a)?.checked_sub(y.checked_mul(b)?)?;
                 }
                 let g = m[i].iter().fold(0, |g, &x| gcd(g, x));
                 if g > 1 {

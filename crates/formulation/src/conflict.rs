@@ -97,7 +97,7 @@ impl Statement {
             if !inp.same_shape(&dsp.output) {
                 return Err(Error::Program(format!("`{text}` does not start from the domain `{}`", dsp.output)));
             }
-            let (t, fs) = extract_function(&m)?;
+            let (t, fs) = extract_function(m)?;
             // Re-express over the domain space (parameters aligned by name).
             let msp = m.space();
             let mut out = Vec::new();

@@ -228,8 +228,7 @@ pub enum Answer {
 /// Runs one case on one solver.
 pub fn run_case(solver: &dyn polyalloc_ilp::Solver, case: &Case) -> Answer {
     use polyalloc_ilp::{LexSolve, SolutionStatus, SolveError, SolveOptions};
-    let mut opts = SolveOptions::default();
-    opts.time_limit = case.time_limit;
+    let opts = SolveOptions { time_limit: case.time_limit, ..SolveOptions::default() };
     if !case.lex.is_empty() {
         return match solver.lex_minimize(&case.model, &case.lex, &opts) {
             Ok(l) => Answer::LexOptima(l.optima),
