@@ -79,12 +79,7 @@ pub struct Smo {
 
 const NAME: &str = "smo";
 
-/// Normalises the sign of a hyperplane: the last non-zero coefficient positive.
-pub fn normalise_sign(h: &mut [i64]) {
-    if h.iter().rev().find(|&&c| c != 0).is_some_and(|&c| c < 0) {
-        h.iter_mut().for_each(|c| *c = -*c);
-    }
-}
+pub use polyalloc_alloc::linalg::normalise_sign;
 
 impl Smo {
     /// FIND-NEXT-HYPERPLANE: the ILP of Sec. 3.4 over the current conflict polyhedra.

@@ -74,6 +74,14 @@ pub fn orthogonal_complement(rows: &[Vec<i64>], n: usize) -> Option<Vec<Vec<i64>
     Some(basis)
 }
 
+/// Normalises the sign of a hyperplane: the last non-zero coefficient positive (a sign
+/// change changes neither the validity nor the size of a modular mapping).
+pub fn normalise_sign(h: &mut [i64]) {
+    if h.iter().rev().find(|&&c| c != 0).is_some_and(|&c| c < 0) {
+        h.iter_mut().for_each(|c| *c = -*c);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -79,6 +79,7 @@ mod error;
 pub mod farkas;
 mod fm;
 pub mod ilp;
+pub mod intlin;
 mod int;
 mod mapping;
 mod parse;

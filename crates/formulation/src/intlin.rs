@@ -1,0 +1,392 @@
+//! Exact integer linear algebra (used by the lattice heuristics, 001 Sec. 4.1.2 and
+//! 4.2.2): Hermite normal form, unimodular completion of a primitive vector or of a set
+//! of rows, inverse of a unimodular matrix, determinant.
+//!
+//! Everything is computed in `i128` with checked arithmetic and returned in `i64`;
+//! overflow is a [`LinAlgError::Overflow`], never a wrap.
+
+#![allow(clippy::needless_range_loop)] // index loops read as the matrix formulas
+
+/// A dense integer matrix, row-major.
+pub type IMatrix = Vec<Vec<i64>>;
+
+/// Why an integer linear-algebra operation failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LinAlgError {
+    /// An intermediate value left the 128-bit range, or a result the 64-bit range.
+    #[error("integer overflow in {0}")]
+    Overflow(&'static str),
+    /// Rows of unequal length, or a width that does not match.
+    #[error("matrix shape: {0}")]
+    Shape(String),
+    /// The rows cannot be completed into a unimodular matrix (their lattice is not
+    /// saturated, e.g. a vector with a common divisor, or they are dependent).
+    #[error("rows {0:?} cannot be completed into a unimodular matrix")]
+    NotPrimitive(IMatrix),
+    /// The matrix is not square with determinant +-1.
+    #[error("matrix {0:?} is not unimodular")]
+    NotUnimodular(IMatrix),
+}
+
+type R<T> = Result<T, LinAlgError>;
+
+fn to_i64(x: i128, what: &'static str) -> R<i64> {
+    i64::try_from(x).map_err(|_| LinAlgError::Overflow(what))
+}
+
+fn widen(m: &[Vec<i64>], n: usize) -> R<Vec<Vec<i128>>> {
+    m.iter()
+        .map(|r| {
+            if r.len() != n {
+                Err(LinAlgError::Shape(format!("row of length {}, expected {n}", r.len())))
+            } else {
+                Ok(r.iter().map(|&x| x as i128).collect())
+            }
+        })
+        .collect()
+}
+
+fn narrow(m: &[Vec<i128>], what: &'static str) -> R<IMatrix> {
+    m.iter().map(|r| r.iter().map(|&x| to_i64(x, what)).collect()).collect()
+}
+
+/// Greatest common divisor (non-negative).
+pub fn gcd(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    while b != 0 {
+        let t = a % b;
+        a = b;
+        b = t;
+    }
+    i64::try_from(a).unwrap_or(i64::MAX)
+}
+
+/// gcd of all entries (0 for an all-zero vector).
+pub fn gcd_all(v: &[i64]) -> i64 {
+    v.iter().fold(0, |g, &x| gcd(g, x))
+}
+
+/// Column echelon reduction `rows . V = L` by unimodular column operations: `L` is
+/// lower echelon (row `r` has its pivot in the next free column, zero after it), with
+/// positive pivots. Returns `(L, V, W)` with `W = V^{-1}`, and the pivot column of each
+/// row (`None` for a row dependent on the previous ones).
+struct ColumnEchelon {
+    l: Vec<Vec<i128>>,
+    v: Vec<Vec<i128>>,
+    w: Vec<Vec<i128>>,
+    pivots: Vec<Option<usize>>,
+}
+
+fn column_echelon(rows: &[Vec<i64>], n: usize) -> R<ColumnEchelon> {
+    const W: &str = "column echelon form";
+    let mut l = widen(rows, n)?;
+    let id = |n: usize| -> Vec<Vec<i128>> { (0..n).map(|i| (0..n).map(|j| i128::from(i == j)).collect()).collect() };
+    let (mut v, mut w) = (id(n), id(n));
+    let mut pivots = Vec::with_capacity(rows.len());
+    let mut c = 0usize;
+    // Column ops on L and V; the inverse row ops on W.
+    let sub_col = |l: &mut Vec<Vec<i128>>, v: &mut Vec<Vec<i128>>, w: &mut Vec<Vec<i128>>, a: usize, b: usize, q: i128| -> R<()> {
+        // col_a -= q col_b ; W: row_b += q row_a
+        for m in [l, v] {
+            for r in m.iter_mut() {
+                r[a] = r[a].checked_sub(q.checked_mul(r[b]).ok_or(LinAlgError::Overflow(W))?).ok_or(LinAlgError::Overflow(W))?;
+            }
+        }
+        let ra = w[a].clone();
+        for (x, y) in w[b].iter_mut().zip(ra) {
+            *x = x.checked_add(q.checked_mul(y).ok_or(LinAlgError::Overflow(W))?).ok_or(LinAlgError::Overflow(W))?;
+        }
+        Ok(())
+    };
+    let swap_col = |l: &mut Vec<Vec<i128>>, v: &mut Vec<Vec<i128>>, w: &mut Vec<Vec<i128>>, a: usize, b: usize| {
+        for m in [l, v] {
+            for r in m.iter_mut() {
+                r.swap(a, b);
+            }
+        }
+        w.swap(a, b);
+    };
+    for r in 0..l.len() {
+        if c >= n {
+            pivots.push(None);
+            continue;
+        }
+        // Euclid on the entries l[r][c..n].
+        loop {
+            let nz: Vec<usize> = (c..n).filter(|&j| l[r][j] != 0).collect();
+            if nz.len() <= 1 {
+                break;
+            }
+            let (mut best, mut bv) = (nz[0], l[r][nz[0]].abs());
+            for &j in &nz[1..] {
+                if l[r][j].abs() < bv {
+                    best = j;
+                    bv = l[r][j].abs();
+                }
+            }
+            for &j in &nz {
+                if j != best {
+                    let q = l[r][j].div_euclid(l[r][best]);
+                    sub_col(&mut l, &mut v, &mut w, j, best, q)?;
+                }
+            }
+        }
+        match (c..n).find(|&j| l[r][j] != 0) {
+            None => pivots.push(None),
+            Some(j) => {
+                if j != c {
+                    swap_col(&mut l, &mut v, &mut w, j, c);
+                }
+                if l[r][c] < 0 {
+                    for m in [&mut l, &mut v] {
+                        for row in m.iter_mut() {
+                            row[c] = -row[c];
+                        }
+                    }
+                    for x in w[c].iter_mut() {
+                        *x = -*x;
+                    }
+                }
+                pivots.push(Some(c));
+                c += 1;
+            }
+        }
+    }
+    Ok(ColumnEchelon { l, v, w, pivots })
+}
+
+/// Row-style Hermite normal form: `(H, U)` with `U` unimodular (`m x m`) and `U A = H`,
+/// `H` in row echelon form with positive pivots, the entries above each pivot reduced
+/// into `[0, pivot)`, and the zero rows last.
+pub fn hermite_normal_form(a: &[Vec<i64>]) -> R<(IMatrix, IMatrix)> {
+    const W: &str = "Hermite normal form";
+    let m = a.len();
+    let n = a.first().map_or(0, Vec::len);
+    // Row operations on A are column operations on A^T.
+    let at: IMatrix = (0..n).map(|j| a.iter().map(|r| r.get(j).copied().unwrap_or(0)).collect()).collect();
+    let _ = widen(a, n)?;
+    let ce = column_echelon(&at, m)?;
+    // H = (A^T V)^T = V^T A, U = V^T.
+    let mut h: Vec<Vec<i128>> = (0..m).map(|i| (0..n).map(|j| ce.l[j][i]).collect()).collect();
+    let mut u: Vec<Vec<i128>> = (0..m).map(|i| (0..m).map(|j| ce.v[j][i]).collect()).collect();
+    // Pivot of row k of H: the column j of A^T's row j that got pivot k.
+    let piv: Vec<(usize, usize)> = ce.pivots.iter().enumerate().filter_map(|(j, p)| p.map(|k| (k, j))).collect();
+    for &(k, j) in &piv {
+        let p = h[k][j];
+        for i in 0..k {
+            let q = h[i][j].div_euclid(p);
+            if q != 0 {
+                for hm in [&mut h, &mut u] {
+                    let rk = hm[k].clone();
+                    for (x, y) in hm[i].iter_mut().zip(rk) {
+                        *x = x.checked_sub(q.checked_mul(y).ok_or(LinAlgError::Overflow(W))?).ok_or(LinAlgError::Overflow(W))?;
+                    }
+                }
+            }
+        }
+    }
+    Ok((narrow(&h, W)?, narrow(&u, W)?))
+}
+
+/// Completes `rows` (`k x n`, `k <= n`) into an `n x n` unimodular matrix whose first
+/// `k` rows are `rows` (001 Sec. 4.1.2: "one iteration of the Hermite form
+/// computation"). Fails when the rows do not generate a saturated lattice (e.g. a
+/// single vector with a common divisor > 1, or dependent rows).
+pub fn complete_unimodular(rows: &[Vec<i64>], n: usize) -> R<IMatrix> {
+    const W: &str = "unimodular completion";
+    if rows.len() > n {
+        return Err(LinAlgError::NotPrimitive(rows.to_vec()));
+    }
+    let ce = column_echelon(rows, n)?;
+    // rows = [L | 0] W with L k x k lower triangular; saturated iff every pivot is 1.
+    for (r, p) in ce.pivots.iter().enumerate() {
+        if *p != Some(r) || ce.l[r][r] != 1 {
+            return Err(LinAlgError::NotPrimitive(rows.to_vec()));
+        }
+    }
+    let k = rows.len();
+    // M = [[L, 0], [0, I]] W: the first k rows are L W restricted = rows.
+    let mut m: Vec<Vec<i128>> = Vec::with_capacity(n);
+    for r in rows {
+        m.push(r.iter().map(|&x| x as i128).collect());
+    }
+    for i in k..n {
+        m.push(ce.w[i].clone());
+    }
+    narrow(&m, W)
+}
+
+/// The inverse of a unimodular matrix (an integer matrix).
+pub fn inverse_unimodular(a: &[Vec<i64>]) -> R<IMatrix> {
+    const W: &str = "inverse of a unimodular matrix";
+    let n = a.len();
+    let ce = column_echelon(a, n)?;
+    // A V = L lower triangular with unit diagonal, so A^{-1} = V L^{-1}.
+    for r in 0..n {
+        if ce.pivots[r] != Some(r) || ce.l[r][r] != 1 {
+            return Err(LinAlgError::NotUnimodular(a.to_vec()));
+        }
+    }
+    // L^{-1} by forward substitution: X L = I  column by column is awkward; solve L X = I.
+    let l = &ce.l;
+    let mut x = vec![vec![0i128; n]; n];
+    for col in 0..n {
+        for i in 0..n {
+            let mut s: i128 = i128::from(i == col);
+            for j in 0..i {
+                s = s.checked_sub(l[i][j].checked_mul(x[j][col]).ok_or(LinAlgError::Overflow(W))?).ok_or(LinAlgError::Overflow(W))?;
+            }
+            x[i][col] = s; // l[i][i] == 1
+        }
+    }
+    let mut inv = vec![vec![0i128; n]; n];
+    for i in 0..n {
+        for j in 0..n {
+            let mut s = 0i128;
+            for k in 0..n {
+                s = s.checked_add(ce.v[i][k].checked_mul(x[k][j]).ok_or(LinAlgError::Overflow(W))?).ok_or(LinAlgError::Overflow(W))?;
+            }
+            inv[i][j] = s;
+        }
+    }
+    narrow(&inv, W)
+}
+
+/// Matrix product (checked).
+pub fn mat_mul(a: &[Vec<i64>], b: &[Vec<i64>]) -> R<IMatrix> {
+    const W: &str = "matrix product";
+    let k = b.len();
+    let n = b.first().map_or(0, Vec::len);
+    let bw = widen(b, n)?;
+    let aw = widen(a, k)?;
+    let mut out = Vec::with_capacity(a.len());
+    for r in &aw {
+        let mut row = vec![0i128; n];
+        for (t, &x) in r.iter().enumerate() {
+            for (j, y) in row.iter_mut().enumerate() {
+                *y = y.checked_add(x.checked_mul(bw[t][j]).ok_or(LinAlgError::Overflow(W))?).ok_or(LinAlgError::Overflow(W))?;
+            }
+        }
+        out.push(row);
+    }
+    narrow(&out, W)
+}
+
+/// Transpose.
+pub fn transpose(a: &[Vec<i64>]) -> IMatrix {
+    let n = a.first().map_or(0, Vec::len);
+    (0..n).map(|j| a.iter().map(|r| r[j]).collect()).collect()
+}
+
+/// Determinant by Bareiss fraction-free elimination (checked).
+pub fn determinant(a: &[Vec<i64>]) -> R<i64> {
+    const W: &str = "determinant";
+    let n = a.len();
+    let mut m = widen(a, n)?;
+    let mut sign = 1i128;
+    let mut prev = 1i128;
+    for k in 0..n {
+        if m[k][k] == 0 {
+            match (k + 1..n).find(|&i| m[i][k] != 0) {
+                None => return Ok(0),
+                Some(i) => {
+                    m.swap(i, k);
+                    sign = -sign;
+                }
+            }
+        }
+        for i in k + 1..n {
+            for j in k + 1..n {
+                let t = m[i][j]
+                    .checked_mul(m[k][k])
+                    .and_then(|x| x.checked_sub(m[i][k].checked_mul(m[k][j])?))
+                    .ok_or(LinAlgError::Overflow(W))?;
+                m[i][j] = t / prev;
+            }
+        }
+        prev = m[k][k];
+    }
+    to_i64(if n == 0 { 1 } else { sign * m[n - 1][n - 1] }, W)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn identity(n: usize) -> IMatrix {
+        (0..n).map(|i| (0..n).map(|j| i64::from(i == j)).collect()).collect()
+    }
+
+    #[test]
+    fn hnf_of_hand_computed_lattices() {
+        // Rows (2,3), (4,5): (4,5) - 2(2,3) = (0,-1); (2,3) - 3(0,1) = (2,0).
+        let a = vec![vec![2, 3], vec![4, 5]];
+        let (h, u) = hermite_normal_form(&a).unwrap();
+        assert_eq!(h, vec![vec![2, 0], vec![0, 1]]);
+        assert_eq!(mat_mul(&u, &a).unwrap(), h);
+        assert_eq!(determinant(&u).unwrap().abs(), 1);
+        // Rows (3,1), (1,1): (1,1) and (3,1) - 3(1,1) = (0,-2); 1 is in [0, 2).
+        let a = vec![vec![3, 1], vec![1, 1]];
+        let (h, u) = hermite_normal_form(&a).unwrap();
+        assert_eq!(h, vec![vec![1, 1], vec![0, 2]]);
+        assert_eq!(mat_mul(&u, &a).unwrap(), h);
+        // A dependent row becomes a zero row, last: (1,2), (2,4) -> (1,2), (0,0).
+        let a = vec![vec![2, 4], vec![1, 2]];
+        let (h, u) = hermite_normal_form(&a).unwrap();
+        assert_eq!(h, vec![vec![1, 2], vec![0, 0]]);
+        assert_eq!(mat_mul(&u, &a).unwrap(), h);
+        // 3 x 3: rows e1 + e2, e2 + e3, e1 + e3 (determinant 2): the lattice is
+        // {x : x1 + x2 + x3 even}, HNF rows (1,0,1), (0,1,1), (0,0,2).
+        let a = vec![vec![1, 1, 0], vec![0, 1, 1], vec![1, 0, 1]];
+        let (h, _) = hermite_normal_form(&a).unwrap();
+        assert_eq!(h, vec![vec![1, 0, 1], vec![0, 1, 1], vec![0, 0, 2]]);
+    }
+
+    #[test]
+    fn completion_of_primitive_vectors() {
+        for v in [vec![1, 1], vec![2, 3], vec![-3, 5], vec![0, 1], vec![6, 10, 15], vec![1, 1, 1], vec![0, 0, 0, 1], vec![2, -1, 0, 4]] {
+            let n = v.len();
+            let m = complete_unimodular(std::slice::from_ref(&v), n).unwrap();
+            assert_eq!(m[0], v);
+            assert_eq!(determinant(&m).unwrap().abs(), 1, "{m:?}");
+        }
+        // A canonical vector completes with the other canonical vectors (001 Sec. 5.3:
+        // the diamond tile's a_1 = (1, 0) in (t, i) order completes to the canonical basis).
+        assert_eq!(complete_unimodular(&[vec![1, 0]], 2).unwrap(), identity(2));
+    }
+
+    #[test]
+    fn completion_of_several_rows() {
+        let rows = vec![vec![1, 1, 1], vec![0, 1, 2]];
+        let m = complete_unimodular(&rows, 3).unwrap();
+        assert_eq!(&m[..2], &rows[..]);
+        assert_eq!(determinant(&m).unwrap().abs(), 1);
+    }
+
+    #[test]
+    fn non_primitive_rows_are_refused() {
+        assert!(matches!(complete_unimodular(&[vec![2, 4]], 2), Err(LinAlgError::NotPrimitive(_))));
+        // (1,1) and (1,-1) span a sub-lattice of index 2.
+        assert!(matches!(complete_unimodular(&[vec![1, 1], vec![1, -1]], 2), Err(LinAlgError::NotPrimitive(_))));
+        assert!(matches!(complete_unimodular(&[vec![1, 2], vec![2, 4]], 2), Err(LinAlgError::NotPrimitive(_))));
+    }
+
+    #[test]
+    fn inverse_of_the_paper_basis() {
+        // 001 Sec. 5.1: [[1, 1], [1, 0]]^{-1} = [[0, 1], [1, -1]].
+        let a = vec![vec![1, 1], vec![1, 0]];
+        assert_eq!(inverse_unimodular(&a).unwrap(), vec![vec![0, 1], vec![1, -1]]);
+        let m = vec![vec![2, 3, 1], vec![1, 2, 1], vec![0, 1, 2]]; // det = 2*3 - 3*2 + 1*1 = 1
+        assert_eq!(determinant(&m).unwrap().abs(), 1);
+        let inv = inverse_unimodular(&m).unwrap();
+        assert_eq!(mat_mul(&m, &inv).unwrap(), identity(3));
+        assert!(matches!(inverse_unimodular(&[vec![2, 0], vec![0, 1]]), Err(LinAlgError::NotUnimodular(_))));
+    }
+
+    #[test]
+    fn determinant_by_hand() {
+        assert_eq!(determinant(&[vec![2, 3], vec![4, 5]]).unwrap(), -2);
+        assert_eq!(determinant(&[vec![0, 1], vec![1, 0]]).unwrap(), -1);
+        assert_eq!(determinant(&[vec![1, 1, 0], vec![0, 1, 1], vec![1, 0, 1]]).unwrap(), 2);
+    }
+}
