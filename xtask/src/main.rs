@@ -1,1 +1,236 @@
-fn main() { eprintln!("xtask: no commands yet"); std::process::exit(1); }
+//! `cargo xtask`: reproduce, bench, compare, report. See the crate documentation
+//! (`xtask/src/lib.rs`) and the README ("cargo xtask").
+
+use clap::{Args, Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use polyalloc_cli::results::ResultsFile;
+use std::path::PathBuf;
+use xtask::{report, reproduce, results_dir, split_list, XtaskError, EXIT_CHECK, EXIT_INPUT, EXIT_OK};
+
+#[derive(Parser)]
+#[command(
+    name = "cargo xtask",
+    about = "polyalloc harness: reproduce the papers' tables, benchmark the backends, compare results, write the report",
+    after_help = "Backends HiGHS and CBC: `cargo xtask --features highs,cbc reproduce --backend all` (rebuilds the harness with them).\n\
+Exit codes: 0 ok, 1 invalid input, 2 run failure, 3 check failed (regression, or a paper result not reproduced with --strict)."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Args, Clone)]
+struct Selection {
+    /// Backend(s): `default` (the built-in one), a name, `a,b`, or `all` compiled in.
+    #[arg(long, default_value = "default", value_name = "B|all")]
+    backend: String,
+    /// Only these examples: ids or `prefix*`, comma-separated or repeated.
+    #[arg(long, value_name = "ID")]
+    only: Vec<String>,
+    /// Method(s): a name, `a,b`, or `all`.
+    #[arg(long, default_value = "all", value_name = "M|all")]
+    method: String,
+    /// Wall-clock budget in seconds of each (example, array, method, backend) run's
+    /// ILPs; a run over budget is recorded as a solver error. 0: none.
+    #[arg(long, default_value_t = 60.0, value_name = "SECS")]
+    time_limit: f64,
+}
+
+impl Selection {
+    fn options(&self) -> Result<reproduce::Options, XtaskError> {
+        Ok(reproduce::Options {
+            backend: self.backend.clone(),
+            only: split_list(&self.only),
+            method: self.method.clone(),
+            suite: xtask::suite_dir(),
+            time_limit: polyalloc_cli::run::parse_time_limit(self.time_limit)?,
+        })
+    }
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Runs every example with every method; prints the paper tables side by side;
+    /// writes results/latest.json.
+    Reproduce {
+        #[command(flatten)]
+        sel: Selection,
+        /// Exit with 3 when a paper result is not reproduced.
+        #[arg(long)]
+        strict: bool,
+        /// Where to write the results (default results/latest.json).
+        #[arg(long, value_name = "PATH")]
+        out: Option<PathBuf>,
+    },
+    /// Solve time per example, method and backend over K runs; writes results/bench.json.
+    Bench {
+        #[command(flatten)]
+        sel: Selection,
+        /// Runs per combination.
+        #[arg(long, default_value_t = 5, value_name = "K")]
+        repeat: usize,
+        /// Where to write the results (default results/bench.json).
+        #[arg(long, value_name = "PATH")]
+        out: Option<PathBuf>,
+    },
+    /// Compares two results files; exits with 3 when a mapping got larger, stopped
+    /// verifying or disappeared.
+    Compare {
+        old: PathBuf,
+        new: PathBuf,
+        /// NEW is a partial run: ignore OLD records of examples, methods and backends
+        /// NEW does not have, or that are not compiled into this build.
+        #[arg(long)]
+        partial: bool,
+    },
+    /// Writes results/REPORT.md and SVG plots from results/latest.json (and bench.json).
+    Report {
+        /// The results directory.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+}
+
+fn progress_bar() -> ProgressBar {
+    // Drawn on standard error only when it is a terminal (indicatif hides it otherwise).
+    let pb = ProgressBar::new(0);
+    if let Ok(style) = ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} {msg}") {
+        pb.set_style(style.progress_chars("=> "));
+    }
+    pb
+}
+
+/// `--features highs,cbc` before the command: rebuild and re-run the harness with them.
+fn reexec_with_features() -> Option<i32> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut features = None;
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--features" || a == "-F" {
+            features = it.next().cloned();
+        } else if let Some(v) = a.strip_prefix("--features=") {
+            features = Some(v.to_string());
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    let features = features?;
+    let wanted: Vec<&str> = features.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+    let have = |f: &str| match f {
+        "highs" => cfg!(feature = "highs"),
+        "cbc" => cfg!(feature = "cbc"),
+        _ => false,
+    };
+    if wanted.iter().all(|f| have(f)) {
+        // Already built with them: run in this process without the flag.
+        return main_with(rest);
+    }
+    if std::env::var_os("POLYALLOC_XTASK_REEXEC").is_some() {
+        eprintln!("xtask: error: features {features} requested but not compiled in (known: highs, cbc)");
+        return Some(EXIT_INPUT);
+    }
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = std::process::Command::new(cargo)
+        .args(["run", "--quiet", "--package", "xtask", "--features", &features, "--"])
+        .args(&rest)
+        .env("POLYALLOC_XTASK_REEXEC", "1")
+        .status();
+    Some(match status {
+        Ok(s) => s.code().unwrap_or(xtask::EXIT_RUN),
+        Err(e) => {
+            eprintln!("xtask: error: cannot run cargo: {e}");
+            xtask::EXIT_RUN
+        }
+    })
+}
+
+fn main() {
+    if let Some(code) = reexec_with_features() {
+        std::process::exit(code);
+    }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    std::process::exit(main_with(args).unwrap_or(EXIT_OK));
+}
+
+fn main_with(args: Vec<String>) -> Option<i32> {
+    let cli = match Cli::try_parse_from(std::iter::once("cargo xtask".to_string()).chain(args)) {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_INPUT } else { EXIT_OK };
+            let _ = e.print();
+            return Some(code);
+        }
+    };
+    Some(match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("xtask: error: {e}");
+            e.exit_code()
+        }
+    })
+}
+
+fn note_backends(spec: &str) {
+    let compiled = polyalloc_solvers::compiled_in();
+    if spec.trim() == "all" && compiled.len() == 1 {
+        eprintln!(
+            "xtask: note: `--backend all` runs the backends compiled in: {}. For HiGHS and CBC: `cargo xtask --features highs,cbc ...`",
+            compiled.join(", ")
+        );
+    }
+}
+
+fn run(cli: Cli) -> Result<i32, XtaskError> {
+    match cli.command {
+        Command::Reproduce { sel, strict, out } => {
+            note_backends(&sel.backend);
+            let pb = progress_bar();
+            let results = reproduce::run(&sel.options()?, Some(&pb))?;
+            pb.finish_and_clear();
+            print!("{}", reproduce::markdown(&results));
+            let path = out.unwrap_or_else(|| results_dir().join("latest.json"));
+            results.save(&path)?;
+            eprintln!("xtask: wrote {}", path.display());
+            let missing = reproduce::not_reproduced(&results);
+            if strict && !missing.is_empty() {
+                eprintln!("xtask: --strict: {} paper result(s) not reproduced", missing.len());
+                return Ok(EXIT_CHECK);
+            }
+            Ok(EXIT_OK)
+        }
+        Command::Bench { sel, repeat, out } => {
+            note_backends(&sel.backend);
+            let pb = progress_bar();
+            let results = xtask::bench::run(&xtask::bench::Options { reproduce: sel.options()?, repeat }, Some(&pb))?;
+            pb.finish_and_clear();
+            print!("{}", xtask::bench::markdown(&results));
+            println!("\nFor the per-ILP micro-benchmark of the backends: `cargo bench -p polyalloc-solvers` (criterion).");
+            let path = out.unwrap_or_else(|| results_dir().join("bench.json"));
+            results.save(&path)?;
+            eprintln!("xtask: wrote {}", path.display());
+            Ok(EXIT_OK)
+        }
+        Command::Compare { old, new, partial } => {
+            let old = ResultsFile::load(&old)?;
+            let new = ResultsFile::load(&new)?;
+            let old_records = if partial { xtask::scope_to(&old.records, &new.records) } else { old.records.clone() };
+            let report = polyalloc_cli::compare::compare(&old_records, &new.records);
+            print!("{}", report.to_markdown());
+            Ok(if report.regressions().is_empty() { EXIT_OK } else { EXIT_CHECK })
+        }
+        Command::Report { dir } => {
+            let dir = dir.unwrap_or_else(results_dir);
+            let latest_path = dir.join("latest.json");
+            if !latest_path.exists() {
+                return Err(XtaskError::Input(format!("{}: not found; run `cargo xtask reproduce` first", latest_path.display())));
+            }
+            let latest = ResultsFile::load(&latest_path)?;
+            let bench_path = dir.join("bench.json");
+            let bench = if bench_path.exists() { Some(ResultsFile::load(&bench_path)?) } else { None };
+            report::write(&dir, &latest, bench.as_ref())?;
+            eprintln!("xtask: wrote {}", dir.join("REPORT.md").display());
+            Ok(EXIT_OK)
+        }
+    }
+}

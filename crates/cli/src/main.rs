@@ -1,0 +1,364 @@
+//! `polyalloc`: storage mappings for the arrays of a bench-suite-format file.
+//! Exit codes: 0 ok, 1 invalid input, 2 solver failure, 3 verification failure.
+
+use clap::{Parser, Subcommand};
+use polyalloc_alloc::Verification;
+use polyalloc_cli::run::{self, Backend};
+use polyalloc_cli::{check, methods, CliError, Record, Status, EXIT_INPUT, EXIT_OK};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(
+    name = "polyalloc",
+    version,
+    about = "Intra-array storage optimization in the polyhedral model: modular mappings A[x] -> A'[(M x) mod e]",
+    after_help = "Exit codes: 0 ok, 1 invalid input, 2 solver failure, 3 verification failure."
+)]
+struct Cli {
+    /// The bench-suite directory (for `list` and for FILE given as an example id).
+    #[arg(long, global = true, value_name = "DIR")]
+    suite: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Finds, verifies and prints storage mappings for the arrays of FILE.
+    Allocate {
+        /// A bench-suite-format JSON file, `-` for standard input, or a bench-suite id.
+        file: String,
+        /// The array (repeatable; default: every array with a conflict set).
+        #[arg(long, value_name = "A")]
+        array: Vec<String>,
+        /// A method, `a,b`, or `all`.
+        #[arg(long, default_value = "all", value_name = "M|all")]
+        method: String,
+        /// A backend, `a,b`, or `all` (compiled in: see `polyalloc list`).
+        #[arg(long, default_value = polyalloc_solvers::DEFAULT_BACKEND, value_name = "B|all")]
+        backend: String,
+        /// Parameter values for the size as a number, e.g. `N=9,B=32`.
+        #[arg(long, value_name = "N=9,B=32")]
+        params: Option<String>,
+        /// One JSON object per (array, method, backend), one per line.
+        #[arg(long)]
+        json: bool,
+        /// Writes every ILP solved, in LP format, to DIR/<example>-<array>-<method>-<backend>/.
+        #[arg(long, value_name = "DIR")]
+        dump_lp: Option<PathBuf>,
+        /// Wall-clock budget in seconds of each (array, method, backend) run's ILPs,
+        /// verification included; a run over budget is a solver failure. Default: none.
+        #[arg(long, value_name = "SECS")]
+        time_limit: Option<f64>,
+    },
+    /// Runs the exact checker on a mapping given as hyperplanes and moduli.
+    Check {
+        /// A bench-suite-format JSON file, `-` for standard input, or a bench-suite id.
+        file: String,
+        /// The array (optional when the file has one array).
+        #[arg(long, value_name = "A")]
+        array: Option<String>,
+        /// Integer rows over the array's dimensions, as JSON: "[[-1,1]]".
+        #[arg(long, value_name = "ROWS")]
+        hyperplanes: String,
+        /// One modulus per row, affine in the parameters: "2*N - 1", "N, N" or '["N","N"]'.
+        #[arg(long, value_name = "EXPRS")]
+        moduli: String,
+        /// Also check concretely at these parameter values and give the size there.
+        #[arg(long, value_name = "N=9")]
+        params: Option<String>,
+        /// The backend the checker's ILPs use.
+        #[arg(long, default_value = polyalloc_solvers::DEFAULT_BACKEND)]
+        backend: String,
+        /// Prints the verdict as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Lists the bench-suite examples, the methods and the backends compiled in.
+    List {
+        /// As one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn main() {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            // Help and version go to stdout with code 0; usage errors are invalid input (1),
+            // not clap's default 2 (which is our "solver failure").
+            let code = if e.use_stderr() { EXIT_INPUT } else { EXIT_OK };
+            let _ = e.print();
+            std::process::exit(code);
+        }
+    };
+    let code = match run_cli(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("polyalloc: error: {e}");
+            e.exit_code()
+        }
+    };
+    std::process::exit(code);
+}
+
+fn suite_dir(cli_suite: &Option<PathBuf>) -> PathBuf {
+    cli_suite.clone().unwrap_or_else(polyalloc_suite::default_dir)
+}
+
+fn run_cli(cli: Cli) -> Result<i32, CliError> {
+    let suite = suite_dir(&cli.suite);
+    match cli.command {
+        Command::Allocate { file, array, method, backend, params, json, dump_lp, time_limit } => {
+            let time_limit = time_limit.map(run::parse_time_limit).transpose()?.flatten();
+            allocate(&file, &suite, &array, &method, &backend, params.as_deref(), json, dump_lp, time_limit)
+        }
+        Command::Check { file, array, hyperplanes, moduli, params, backend, json } => {
+            check_cmd(&file, &suite, array, &hyperplanes, &moduli, params.as_deref(), &backend, json)
+        }
+        Command::List { json } => list(&suite, json),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn allocate(
+    file: &str,
+    suite: &std::path::Path,
+    arrays: &[String],
+    method: &str,
+    backend: &str,
+    params: Option<&str>,
+    json: bool,
+    dump_lp: Option<PathBuf>,
+    time_limit: Option<std::time::Duration>,
+) -> Result<i32, CliError> {
+    let registry = methods();
+    let methods = run::select_methods(&registry, method)?;
+    let backends = run::backends(backend)?;
+    let ex = run::load_input(file, suite)?;
+    let values = params.map(run::parse_params).transpose()?;
+    if let Some(v) = &values {
+        run::check_params(&ex, v)?;
+    }
+    if run::is_metadata_only(&ex) {
+        return Err(CliError::Input(format!("{}: metadata-only example: nothing to allocate", ex.file.display())));
+    }
+    let arrays = run::arrays(&ex, arrays)?;
+    if arrays.is_empty() {
+        return Err(CliError::Input(format!(
+            "{}: no array with a conflict set (or a program to compute one from); nothing to allocate",
+            ex.file.display()
+        )));
+    }
+    let mut records = Vec::new();
+    for a in &arrays {
+        let problem = ex.problem(a)?;
+        for m in &methods {
+            for b in &backends {
+                let opts = run::RunOptions { size_params: values.as_ref(), dump_lp: dump_lp.as_deref(), time_limit };
+                let r = run::run_one(&ex.id, &problem, *m, b, opts);
+                if json {
+                    let line = serde_json::to_string(&r).map_err(|e| CliError::Input(e.to_string()))?;
+                    println!("{line}");
+                } else {
+                    print_record(&r);
+                }
+                records.push(r);
+            }
+        }
+    }
+    let code = run::exit_code(&records);
+    if code != EXIT_OK && !json {
+        let failed = records.iter().filter(|r| r.status != Status::Ok).count();
+        eprintln!("polyalloc: {failed} of {} run(s) gave no verified mapping", records.len());
+    }
+    Ok(code)
+}
+
+fn print_record(r: &Record) {
+    println!("{} / {} / {} / {}", r.example, r.array, r.method, r.backend);
+    if r.status != Status::Ok {
+        println!("  {:<13} {}", r.status.label(), r.error.as_deref().unwrap_or(""));
+        print_ilps(r);
+        println!();
+        return;
+    }
+    println!("  {:<13} {}", "mapping", r.mapping.as_deref().unwrap_or("-"));
+    let at = match (&r.size_at, &r.size_params) {
+        (Some(v), Some(p)) => format!("   (= {v} at {})", fmt_params(p)),
+        (None, Some(p)) => format!("   (no finite value at {})", fmt_params(p)),
+        _ => String::new(),
+    };
+    println!("  {:<13} {}{at}", "size", r.size.as_deref().unwrap_or("unbounded (a row is not folded)"));
+    let moduli: Vec<String> = r.moduli.iter().map(|m| m.clone().unwrap_or_else(|| "-".into())).collect();
+    println!("  {:<13} {:?} over ({})   moduli [{}]", "hyperplanes", r.hyperplanes, r.dims.join(", "), moduli.join(", "));
+    println!(
+        "  {:<13} {}",
+        "verified",
+        match r.verification.as_deref() {
+            Some("proven") => "yes, proven for every parameter value of the context",
+            Some("instances") => "yes, at the example's instances (the symbolic proof did not conclude)",
+            _ => "yes",
+        }
+    );
+    print_ilps(r);
+    println!();
+}
+
+fn print_ilps(r: &Record) {
+    println!(
+        "  {:<13} {} solved in {:.2} ms (method {:.2} ms, verification {:.2} ms)",
+        "ILPs",
+        r.ilps.len(),
+        r.solve_ms,
+        r.method_ms,
+        r.verify_ms
+    );
+    for s in &r.ilps {
+        println!(
+            "    {:<44} {:>5} vars ({:>4} integer) {:>6} constraints  {:<10} {:>9.2} ms",
+            s.model, s.num_vars, s.num_integer_vars, s.num_constraints, s.outcome, s.ms
+        );
+    }
+}
+
+fn fmt_params(p: &BTreeMap<String, i64>) -> String {
+    p.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(",")
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_cmd(
+    file: &str,
+    suite: &std::path::Path,
+    array: Option<String>,
+    hyperplanes: &str,
+    moduli: &str,
+    params: Option<&str>,
+    backend: &str,
+    json: bool,
+) -> Result<i32, CliError> {
+    let backends = run::backends(backend)?;
+    let b: &Backend = match backends.as_slice() {
+        [b] => b,
+        _ => return Err(CliError::Input("check: give one backend".into())),
+    };
+    let ex = run::load_input(file, suite)?;
+    let values = params.map(run::parse_params).transpose()?;
+    if let Some(v) = &values {
+        run::check_params(&ex, v)?;
+    }
+    let array = match array {
+        Some(a) => run::arrays(&ex, &[a])?.remove(0),
+        None => {
+            let all = ex.allocatable_arrays();
+            match all.as_slice() {
+                [a] => a.clone(),
+                [] => return Err(CliError::Input(format!("{}: no array with a conflict set", ex.file.display()))),
+                _ => return Err(CliError::Input(format!("{}: give --array (arrays: {})", ex.file.display(), all.join(", ")))),
+            }
+        }
+    };
+    let problem = ex.problem(&array)?;
+    let hs = check::parse_hyperplanes(hyperplanes)?;
+    let ms = check::parse_moduli(moduli)?;
+    let out = check::check(problem, &hs, &ms, values.as_ref(), b)?;
+    if json {
+        let (verdict, verification, reason) = match &out.verdict {
+            Ok(v) => ("valid", Some(v.label()), None),
+            Err(polyalloc_alloc::AllocError::Invalid { reason, .. }) => ("invalid", None, Some(reason.clone())),
+            Err(e) => ("error", None, Some(e.to_string())),
+        };
+        let obj = serde_json::json!({
+            "example": ex.id,
+            "array": array,
+            "backend": b.name,
+            "mapping": out.mapping,
+            "hyperplanes": out.hyperplanes,
+            "moduli": out.moduli,
+            "size": out.size,
+            "size_at": out.size_at,
+            "size_params": values,
+            "verdict": verdict,
+            "verified": out.valid(),
+            "verification": verification,
+            "reason": reason,
+        });
+        println!("{obj}");
+    } else {
+        println!("{} / {}: {}", ex.id, array, out.mapping);
+        let at = match (&out.size_at, &values) {
+            (Some(v), Some(p)) => format!("   (= {v} at {})", fmt_params(p)),
+            _ => String::new(),
+        };
+        println!("  size      {}{at}", out.size.as_deref().unwrap_or("-"));
+        match &out.verdict {
+            Ok(Verification::Proven) => println!("  valid: proven for every parameter value of the context"),
+            Ok(Verification::Instances { reason, instances }) => println!(
+                "  valid at the instances {instances:?} (parameters {}); the symbolic proof did not conclude: {reason}",
+                ex.params.join(", ")
+            ),
+            Err(polyalloc_alloc::AllocError::Invalid { reason, .. }) => {
+                println!("  INVALID: {reason}");
+                println!("  (cells are points ({}) of {array}; parameters ({}))", ex.arrays_dims(&array), ex.params.join(", "));
+            }
+            Err(e) => println!("  checker failed: {e}"),
+        }
+    }
+    Ok(out.exit_code())
+}
+
+trait DimsOf {
+    fn arrays_dims(&self, array: &str) -> String;
+}
+
+impl DimsOf for polyalloc_suite::Example {
+    fn arrays_dims(&self, array: &str) -> String {
+        self.problem(array).map(|p| p.array_tuple().dims.join(", ")).unwrap_or_default()
+    }
+}
+
+fn list(suite: &std::path::Path, json: bool) -> Result<i32, CliError> {
+    let examples = polyalloc_suite::load_dir(suite)?;
+    let registry = methods();
+    let backends = polyalloc_solvers::registry();
+    if json {
+        let obj = serde_json::json!({
+            "examples": examples.iter().map(|e| serde_json::json!({
+                "id": e.id,
+                "title": e.title,
+                "paper": e.source.paper,
+                "arrays": e.allocatable_arrays(),
+                "metadata_only": run::is_metadata_only(e),
+            })).collect::<Vec<_>>(),
+            "methods": registry.all().map(|m| serde_json::json!({"name": m.name(), "summary": m.summary()})).collect::<Vec<_>>(),
+            "backends": backends.describe().iter().map(|(n, d)| serde_json::json!({"name": n, "description": d})).collect::<Vec<_>>(),
+            "default_backend": polyalloc_solvers::DEFAULT_BACKEND,
+        });
+        println!("{obj}");
+        return Ok(EXIT_OK);
+    }
+    println!("Examples ({}, in {}):", examples.len(), suite.display());
+    for e in &examples {
+        let arrays = e.allocatable_arrays();
+        let what = if run::is_metadata_only(e) {
+            "metadata only".to_string()
+        } else if arrays.is_empty() {
+            "no array to allocate".to_string()
+        } else {
+            format!("arrays: {}", arrays.join(", "))
+        };
+        println!("  {:<28} {:<22} {}", e.id, what, e.title);
+    }
+    println!("\nMethods:");
+    for m in registry.all() {
+        println!("  {:<10} {}", m.name(), m.summary());
+    }
+    println!("\nBackends compiled in:");
+    for (n, d) in backends.describe() {
+        let def = if n == polyalloc_solvers::DEFAULT_BACKEND { " (default)" } else { "" };
+        println!("  {:<10} {d}{def}", n);
+    }
+    Ok(EXIT_OK)
+}

@@ -1,0 +1,232 @@
+//! The JSON record of one (example, array, method, backend) result: what
+//! `polyalloc allocate --json` prints (one object per line) and what the results files
+//! of `cargo xtask` hold. The schema is documented in the README ("JSON schema") and is
+//! kept stable: fields are only ever added, never renamed or removed.
+
+use polyalloc_alloc::{AllocError, Allocation};
+use polyalloc_formulation::{AffExpr, ModularMapping, Polynomial};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The outcome of one run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// A mapping was found and verified.
+    Ok,
+    /// The method does not apply to this problem.
+    NotApplicable,
+    /// A solver (or the method's own logic) failed.
+    SolverError,
+    /// The exact checker refuted the method's mapping (never printed as a result).
+    Invalid,
+    /// Another failure (formulation, arithmetic overflow, ...).
+    Error,
+}
+
+impl Status {
+    /// The label used in tables.
+    pub fn label(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::NotApplicable => "not-applicable",
+            Status::SolverError => "solver-error",
+            Status::Invalid => "invalid",
+            Status::Error => "error",
+        }
+    }
+}
+
+/// Statistics of one ILP solved by a method.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IlpStat {
+    /// The model's name.
+    pub model: String,
+    pub num_vars: usize,
+    pub num_integer_vars: usize,
+    pub num_constraints: usize,
+    /// Solve time in milliseconds.
+    pub ms: f64,
+    /// `optimal`, `time-limit-feasible`, `gap-limit-feasible`, or the error.
+    pub outcome: String,
+}
+
+/// One (example, array, method, backend) result. See the README for the schema.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// The example's id (`smo-produce-consume`).
+    pub example: String,
+    /// The array.
+    pub array: String,
+    /// The method's registry name.
+    pub method: String,
+    /// The backend's registry name.
+    pub backend: String,
+    /// `ok`, `not-applicable`, `solver-error`, `invalid` or `error`.
+    pub status: Status,
+    /// The one-line error message when `status` is not `ok`.
+    #[serde(default)]
+    pub error: Option<String>,
+    /// The array's dimension names (the columns of `hyperplanes`).
+    #[serde(default)]
+    pub dims: Vec<String>,
+    /// The parameter names (the variables of `moduli` and `size`).
+    #[serde(default)]
+    pub params: Vec<String>,
+    /// One integer row per storage dimension, over the array's dimensions.
+    #[serde(default)]
+    pub hyperplanes: Vec<Vec<i64>>,
+    /// One modulus per row as a polynomial string (`"2*N - 1"`); `null` for an unfolded row.
+    #[serde(default)]
+    pub moduli: Vec<Option<String>>,
+    /// The mapping as the papers print it: `A[(i - t) mod (2N - 1)]`.
+    #[serde(default)]
+    pub mapping: Option<String>,
+    /// The size (product of the moduli) as a polynomial string; `null` when a row is
+    /// unfolded or there is no mapping.
+    #[serde(default)]
+    pub size: Option<String>,
+    /// The size at `size_params`.
+    #[serde(default)]
+    pub size_at: Option<i128>,
+    /// The parameter values of `size_at` (`--params`, or the example's largest instance
+    /// in `cargo xtask reproduce`).
+    #[serde(default)]
+    pub size_params: Option<BTreeMap<String, i64>>,
+    /// True when the exact checker accepted the mapping.
+    pub verified: bool,
+    /// `proven` (for every parameter value of the context) or `instances` (the symbolic
+    /// proof did not conclude; every conflict pair was checked at the example's
+    /// instances); `null` when not verified.
+    #[serde(default)]
+    pub verification: Option<String>,
+    /// Every ILP the method solved, in order.
+    #[serde(default)]
+    pub ilps: Vec<IlpStat>,
+    /// Sum of the ILP solve times (ms).
+    pub solve_ms: f64,
+    /// Wall-clock time of the method, ILPs included (ms).
+    #[serde(default)]
+    pub method_ms: f64,
+    /// Wall-clock time of the verification (ms).
+    #[serde(default)]
+    pub verify_ms: f64,
+}
+
+/// Milliseconds of a duration.
+pub fn ms(d: std::time::Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// A modulus (affine in the parameters) as a canonical polynomial string: `2*N - 1`.
+pub fn modulus_string(e: &AffExpr, params: &[String]) -> String {
+    aff_polynomial(e, params).map(|p| p.to_string()).unwrap_or_else(|_| format!("{:?}", e.coeffs))
+}
+
+/// A modulus as a polynomial.
+pub fn aff_polynomial(e: &AffExpr, params: &[String]) -> Result<Polynomial, polyalloc_formulation::Error> {
+    let mut p = Polynomial::constant(e.coeffs.first().copied().unwrap_or(0));
+    for (i, name) in params.iter().enumerate() {
+        let c = e.coeffs.get(1 + i).copied().unwrap_or(0);
+        if c != 0 {
+            p = p.checked_add(&Polynomial::var(name).checked_scale(c)?)?;
+        }
+    }
+    Ok(p)
+}
+
+/// The values of `mapping.params` taken by name from `values`.
+pub fn values_for(params: &[String], values: &BTreeMap<String, i64>) -> Option<Vec<i64>> {
+    params.iter().map(|p| values.get(p).copied()).collect()
+}
+
+impl Record {
+    /// A record with no mapping yet.
+    pub fn empty(example: &str, array: &str, method: &str, backend: &str) -> Record {
+        Record {
+            example: example.to_string(),
+            array: array.to_string(),
+            method: method.to_string(),
+            backend: backend.to_string(),
+            status: Status::Error,
+            error: None,
+            dims: Vec::new(),
+            params: Vec::new(),
+            hyperplanes: Vec::new(),
+            moduli: Vec::new(),
+            mapping: None,
+            size: None,
+            size_at: None,
+            size_params: None,
+            verified: false,
+            verification: None,
+            ilps: Vec::new(),
+            solve_ms: 0.0,
+            method_ms: 0.0,
+            verify_ms: 0.0,
+        }
+    }
+
+    /// The key `(example, array, method, backend)`.
+    pub fn key(&self) -> (String, String, String, String) {
+        (self.example.clone(), self.array.clone(), self.method.clone(), self.backend.clone())
+    }
+
+    /// Fills the mapping fields (hyperplanes, moduli, printed form, size, size at
+    /// `size_params`).
+    pub fn set_mapping(&mut self, mapping: &ModularMapping, size: Option<&Polynomial>, size_params: Option<&BTreeMap<String, i64>>) {
+        self.dims = mapping.array.dims.clone();
+        self.params = mapping.params.clone();
+        self.hyperplanes = mapping.rows.iter().map(|r| r.hyperplane.clone()).collect();
+        self.moduli = mapping.rows.iter().map(|r| r.modulus.as_ref().map(|e| modulus_string(e, &mapping.params))).collect();
+        self.mapping = Some(mapping.to_string());
+        self.size = size.map(|p| p.to_string());
+        if let Some(values) = size_params {
+            self.size_params = Some(values.clone());
+            self.size_at = values_for(&mapping.params, values).and_then(|v| mapping.size_for(&v).ok());
+        }
+    }
+
+    /// The record of a verified allocation.
+    pub fn from_allocation(example: &str, array: &str, a: &Allocation, size_params: Option<&BTreeMap<String, i64>>) -> Record {
+        let mut r = Record::empty(example, array, &a.method, &a.backend);
+        r.status = Status::Ok;
+        r.set_mapping(&a.mapping, a.size.as_ref(), size_params);
+        r.verified = true;
+        r.verification = Some(a.verification.label().to_string());
+        r.ilps = a
+            .ilps
+            .iter()
+            .map(|s| IlpStat {
+                model: s.model.clone(),
+                num_vars: s.num_vars,
+                num_integer_vars: s.num_integer_vars,
+                num_constraints: s.num_constraints,
+                ms: ms(s.elapsed),
+                outcome: s.outcome.clone(),
+            })
+            .collect();
+        r.solve_ms = ms(a.solve_time());
+        r.method_ms = ms(a.method_time);
+        r.verify_ms = ms(a.verify_time);
+        r
+    }
+
+    /// The record of a failed allocation.
+    pub fn from_error(example: &str, array: &str, method: &str, backend: &str, e: &AllocError) -> Record {
+        let mut r = Record::empty(example, array, method, backend);
+        r.status = match e {
+            AllocError::NotApplicable { .. } => Status::NotApplicable,
+            AllocError::Solver { .. } | AllocError::Method { .. } => Status::SolverError,
+            AllocError::Invalid { .. } => Status::Invalid,
+            AllocError::Formulation { .. } => Status::Error,
+        };
+        r.error = Some(e.to_string());
+        r
+    }
+
+    /// The size polynomial, parsed.
+    pub fn size_polynomial(&self) -> Option<Polynomial> {
+        self.size.as_deref().and_then(|s| Polynomial::parse(s).ok())
+    }
+}

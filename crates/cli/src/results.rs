@@ -1,0 +1,297 @@
+//! Results files (`results/latest.json`, `results/baseline.json`, `results/bench.json`):
+//! the records of a run with when, where and from which revision they come. Written
+//! atomically (a temporary file in the same directory, then a rename), so a reader
+//! never sees a half-written file.
+
+use crate::error::CliError;
+use crate::record::Record;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The version of the results schema.
+pub const SCHEMA: u32 = 1;
+
+/// The machine a run was made on.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Machine {
+    pub os: String,
+    pub arch: String,
+    pub cpus: usize,
+    #[serde(default)]
+    pub cpu_model: Option<String>,
+    /// Backends compiled into the build that made the file.
+    #[serde(default)]
+    pub backends: Vec<String>,
+}
+
+impl Machine {
+    /// This machine.
+    pub fn current() -> Machine {
+        let cpu_model = std::fs::read_to_string("/proc/cpuinfo").ok().and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        });
+        Machine {
+            os: std::env::consts::OS.to_string(),
+            arch: std::env::consts::ARCH.to_string(),
+            cpus: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+            cpu_model,
+            backends: polyalloc_solvers::compiled_in().iter().map(|s| s.to_string()).collect(),
+        }
+    }
+}
+
+/// One paper result set side by side with polyalloc's (`cargo xtask reproduce`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PaperRow {
+    pub example: String,
+    /// The paper's file name (`004_88cf68a96cc0018b.txt`).
+    pub paper: String,
+    /// Where in the paper.
+    pub location: Option<String>,
+    pub array: String,
+    pub method: String,
+    /// The mapping as the paper prints it.
+    pub paper_mapping: Option<String>,
+    pub paper_size: Option<String>,
+    pub paper_hyperplanes: Option<Vec<Vec<i64>>>,
+    pub paper_moduli: Option<Vec<String>>,
+    /// The bench-suite's expected checker verdict (`valid`/`invalid`), if any.
+    pub expect: Option<String>,
+    /// The checker's verdict on the paper's mapping: `valid (proven)`,
+    /// `valid (instances)`, `invalid: ...`, `error: ...`; `null` when the entry has no
+    /// hyperplanes.
+    pub paper_verdict: Option<String>,
+    /// True when the verdict agrees with `expect` (or there is nothing to check).
+    pub verdict_ok: bool,
+    pub backend: Option<String>,
+    pub polyalloc_mapping: Option<String>,
+    pub polyalloc_size: Option<String>,
+    /// `match`, `same size`, `smaller`, `larger`, `differ`, `failed`, `not implemented`.
+    pub result: String,
+    /// True when the entry is a checkable result of an implemented method (it has
+    /// hyperplanes and moduli and is not expected invalid): `--strict` counts it.
+    pub counts: bool,
+    /// True when it counts and was reproduced (`match` or `same size`, and the checker's
+    /// verdict on the paper's mapping is the expected one).
+    pub reproduced: bool,
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// Solve-time statistics over repeated runs (milliseconds).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Spread {
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Spread {
+    /// Median, min and max of samples (`None` when empty).
+    pub fn of(samples: &[f64]) -> Option<Spread> {
+        if samples.is_empty() {
+            return None;
+        }
+        let mut s = samples.to_vec();
+        s.sort_by(|a, b| a.total_cmp(b));
+        let n = s.len();
+        let median = if n % 2 == 1 { s[n / 2] } else { (s[n / 2 - 1] + s[n / 2]) / 2.0 };
+        Some(Spread { median, min: s[0], max: s[n - 1] })
+    }
+}
+
+/// One `cargo xtask bench` measurement.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BenchRecord {
+    pub example: String,
+    pub array: String,
+    pub method: String,
+    pub backend: String,
+    /// Number of runs.
+    pub repeat: usize,
+    /// Number of runs that gave a verified mapping.
+    pub ok_runs: usize,
+    /// Sum of ILP solve times per run.
+    pub solve_ms: Option<Spread>,
+    /// Method wall-clock time per run (ILPs and formulation).
+    pub method_ms: Option<Spread>,
+    pub size: Option<String>,
+}
+
+/// A results file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ResultsFile {
+    /// [`SCHEMA`].
+    pub schema: u32,
+    /// UTC, RFC 3339.
+    pub timestamp: String,
+    /// `git rev-parse HEAD`, with `-dirty` when the work tree has changes; `unknown`
+    /// outside a repository.
+    pub git_revision: String,
+    pub machine: Machine,
+    /// The command that produced the file.
+    #[serde(default)]
+    pub command: String,
+    /// Every (example, array, method, backend) record.
+    pub records: Vec<Record>,
+    /// Paper results side by side (reproduce only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paper: Vec<PaperRow>,
+    /// Solve-time measurements (bench only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bench: Vec<BenchRecord>,
+    /// Examples or arrays that were not run, with the reason.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<String>,
+}
+
+impl ResultsFile {
+    /// A new file for this machine, now, at the current revision of `repo_dir`.
+    pub fn new(command: &str, repo_dir: &Path) -> ResultsFile {
+        ResultsFile {
+            schema: SCHEMA,
+            timestamp: timestamp_now(),
+            git_revision: git_revision(repo_dir),
+            machine: Machine::current(),
+            command: command.to_string(),
+            records: Vec::new(),
+            paper: Vec::new(),
+            bench: Vec::new(),
+            skipped: Vec::new(),
+        }
+    }
+
+    /// Reads a results file.
+    pub fn load(path: &Path) -> Result<ResultsFile, CliError> {
+        let text = std::fs::read_to_string(path).map_err(|e| CliError::io(path, e))?;
+        let f: ResultsFile = serde_json::from_str(&text).map_err(|e| {
+            CliError::Input(format!(
+                "{}:{}:{}: {}",
+                path.display(),
+                e.line(),
+                e.column(),
+                e.to_string().split(" at line ").next().unwrap_or_default()
+            ))
+        })?;
+        if f.schema != SCHEMA {
+            return Err(CliError::Input(format!("{}: field `schema`: expected {SCHEMA}, found {}", path.display(), f.schema)));
+        }
+        Ok(f)
+    }
+
+    /// Writes the file atomically (pretty-printed JSON).
+    pub fn save(&self, path: &Path) -> Result<(), CliError> {
+        let mut text = serde_json::to_string_pretty(self).map_err(|e| CliError::io(path, e))?;
+        text.push('\n');
+        write_atomic(path, text.as_bytes())
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory and a rename:
+/// the file is either the old one or the complete new one, never half-written.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    use std::io::Write;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&dir).map_err(|e| CliError::io(&dir, e))?;
+    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "results".into());
+    let tmp = dir.join(format!(".{name}.tmp.{}", std::process::id()));
+    let result = (|| -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(CliError::io(path, e));
+    }
+    Ok(())
+}
+
+/// Now, as an RFC 3339 UTC timestamp (`2026-05-01T12:34:56Z`).
+pub fn timestamp_now() -> String {
+    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0);
+    format_timestamp(secs)
+}
+
+/// Seconds since the epoch as RFC 3339 UTC.
+pub fn format_timestamp(secs: i64) -> String {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Civil from days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, (rem % 3600) / 60, rem % 60)
+}
+
+/// The git revision of `dir` (`-dirty` appended when the work tree has changes), or
+/// `unknown`.
+pub fn git_revision(dir: &Path) -> String {
+    let run = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .stderr(std::process::Stdio::null())
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    match run(&["rev-parse", "HEAD"]) {
+        Some(rev) if !rev.is_empty() => {
+            let dirty = run(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+            if dirty {
+                format!("{rev}-dirty")
+            } else {
+                rev
+            }
+        }
+        _ => "unknown".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps() {
+        assert_eq!(format_timestamp(0), "1970-01-01T00:00:00Z");
+        assert_eq!(format_timestamp(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(format_timestamp(1_700_000_000), "2023-11-14T22:13:20Z");
+    }
+
+    #[test]
+    fn spread() {
+        let s = Spread::of(&[3.0, 1.0, 2.0, 10.0]).unwrap();
+        assert_eq!((s.median, s.min, s.max), (2.5, 1.0, 10.0));
+        assert!(Spread::of(&[]).is_none());
+    }
+
+    #[test]
+    fn atomic_write_replaces() {
+        let dir = std::env::temp_dir().join(format!("polyalloc-cli-atomic-{}", std::process::id()));
+        let p = dir.join("x.json");
+        write_atomic(&p, b"one").unwrap();
+        write_atomic(&p, b"two").unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "two");
+        let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).collect();
+        assert_eq!(leftovers.len(), 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

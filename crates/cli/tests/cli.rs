@@ -1,0 +1,218 @@
+//! Integration tests of the `polyalloc` binary: output, JSON schema, exit codes.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_polyalloc"))
+}
+
+fn suite_file(id: &str) -> String {
+    polyalloc_suite::default_dir().join(format!("{id}.json")).display().to_string()
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("the polyalloc binary runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).to_string()
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("polyalloc-cli-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn json_lines(out: &Output) -> Vec<serde_json::Value> {
+    text(&out.stdout).lines().map(|l| serde_json::from_str(l).expect("one JSON object per line")).collect()
+}
+
+#[test]
+fn allocate_json_produce_consume_smo() {
+    let out = run(&["allocate", &suite_file("smo-produce-consume"), "--method", "smo", "--json", "--params", "N=9"]);
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let recs = json_lines(&out);
+    assert_eq!(recs.len(), 1);
+    let r = &recs[0];
+    // 004 Fig. 2 / Sec. 3.1 / Table I: A[(i - t) mod (2N - 1)].
+    assert_eq!(r["hyperplanes"], serde_json::json!([[-1, 1]]));
+    assert_eq!(r["moduli"], serde_json::json!(["2*N - 1"]));
+    assert_eq!(r["verified"], serde_json::json!(true));
+    assert_eq!(r["mapping"], serde_json::json!("A[(i - t) mod (2N - 1)]"));
+    assert_eq!(r["size"], serde_json::json!("2*N - 1"));
+    assert_eq!(r["size_at"], serde_json::json!(17));
+    for key in ["example", "array", "method", "backend", "ilps", "solve_ms", "status", "verification"] {
+        assert!(r.get(key).is_some(), "missing key {key}");
+    }
+    assert_eq!(r["example"], "smo-produce-consume");
+    assert_eq!(r["backend"], polyalloc_solvers::DEFAULT_BACKEND);
+    assert!(r["ilps"].as_array().is_some_and(|a| !a.is_empty()));
+    // The record reads back into the library type.
+    let back: polyalloc_cli::Record = serde_json::from_value(r.clone()).unwrap();
+    assert_eq!(back.hyperplanes, vec![vec![-1, 1]]);
+}
+
+#[test]
+fn allocate_human_output_all_methods() {
+    let out = run(&["allocate", "smo-produce-consume", "--params", "N=9"]);
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("A[(i - t) mod (2N - 1)]"), "{s}");
+    assert!(s.contains("A[t mod N, i mod N]"), "{s}");
+    assert!(s.contains("(= 17 at N=9)"), "{s}");
+    assert!(s.contains("(= 81 at N=9)"), "{s}");
+    assert!(s.contains("ILPs"), "{s}");
+}
+
+#[test]
+fn allocate_from_stdin_and_dump_lp() {
+    let text_in = std::fs::read_to_string(suite_file("smo-produce-consume")).unwrap();
+    let dir = tmpdir("dump");
+    let mut child = bin()
+        .args(["allocate", "-", "--method", "smo", "--json", "--dump-lp"])
+        .arg(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(text_in.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let recs = json_lines(&out);
+    let n_ilps = recs[0]["ilps"].as_array().unwrap().len();
+    let sub = dir.join("smo-produce-consume-A-smo-microlp");
+    let mut lps: Vec<PathBuf> = std::fs::read_dir(&sub).unwrap().map(|e| e.unwrap().path()).collect();
+    lps.sort();
+    assert_eq!(lps.len(), n_ilps, "one LP file per ILP solved");
+    assert!(lps.iter().all(|p| p.extension().is_some_and(|e| e == "lp")));
+    let lp = std::fs::read_to_string(lps.last().unwrap()).unwrap();
+    assert!(lp.contains("Subject To") && lp.trim_end().ends_with("End"), "{lp}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn check_accepts_and_rejects() {
+    let f = suite_file("smo-produce-consume");
+    let ok = run(&["check", &f, "--array", "A", "--hyperplanes", "[[-1,1]]", "--moduli", "2*N - 1", "--params", "N=9"]);
+    assert_eq!(ok.status.code(), Some(0), "stdout: {} stderr: {}", text(&ok.stdout), text(&ok.stderr));
+    let s = text(&ok.stdout);
+    assert!(s.contains("valid"), "{s}");
+    assert!(s.contains("A[(i - t) mod (2N - 1)]"), "{s}");
+    assert!(s.contains("17"), "{s}");
+
+    let bad = run(&["check", &f, "--array", "A", "--hyperplanes", "[[-1,1]]", "--moduli", "2*N - 2"]);
+    assert_eq!(bad.status.code(), Some(3), "stdout: {} stderr: {}", text(&bad.stdout), text(&bad.stderr));
+    let s = text(&bad.stdout);
+    assert!(s.contains("INVALID"), "{s}");
+    assert!(s.contains("conflicting cells"), "a counterexample: {s}");
+
+    let bad_json = run(&["check", &f, "--hyperplanes", "[[-1,1]]", "--moduli", "2*N - 2", "--json"]);
+    assert_eq!(bad_json.status.code(), Some(3));
+    let v: serde_json::Value = serde_json::from_str(text(&bad_json.stdout).trim()).unwrap();
+    assert_eq!(v["verdict"], "invalid");
+    assert_eq!(v["verified"], false);
+}
+
+#[test]
+fn check_bad_mapping_input_is_exit_1() {
+    let f = suite_file("smo-produce-consume");
+    for (h, m) in [("[[-1,1,0]]", "2*N - 1"), ("[[-1,1]]", "2*M - 1"), ("[-1, x]", "N"), ("[[1,0],[0,1]]", "N")] {
+        let out = run(&["check", &f, "--hyperplanes", h, "--moduli", m]);
+        assert_eq!(out.status.code(), Some(1), "{h} / {m}: {}", text(&out.stderr));
+        assert!(text(&out.stderr).starts_with("polyalloc: error: "), "{}", text(&out.stderr));
+    }
+}
+
+#[test]
+fn malformed_file_names_file_line_column() {
+    let dir = tmpdir("malformed");
+    let p = dir.join("bad.json");
+    std::fs::write(&p, "{\n  \"id\": \"bad\",\n  \"title\": ,\n}\n").unwrap();
+    let out = run(&["allocate", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("bad.json:3:"), "file:line:column in {err}");
+    assert_eq!(err.lines().count(), 1, "one message: {err}");
+    // A field error names the field.
+    std::fs::write(&p, r#"{"id": "other", "title": "t", "source": {"paper": "p", "where": "w"}}"#).unwrap();
+    let out = run(&["allocate", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("field `id`"), "{}", text(&out.stderr));
+    // A missing file.
+    let out = run(&["allocate", dir.join("none.json").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("none.json"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn unknown_backend_method_array_params() {
+    let f = suite_file("smo-produce-consume");
+    let out = run(&["allocate", &f, "--backend", "gurobi"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("gurobi") && err.contains("microlp"), "{err}");
+
+    let out = run(&["allocate", &f, "--method", "magic"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("magic") && err.contains("lefe") && err.contains("smo"), "{err}");
+
+    let out = run(&["allocate", &f, "--array", "Z"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("no array `Z`"));
+
+    for p in ["N=x", "M=3", "N"] {
+        let out = run(&["allocate", &f, "--params", p]);
+        assert_eq!(out.status.code(), Some(1), "--params {p}");
+    }
+    // clap usage errors are invalid input too (not clap's default 2).
+    let out = run(&["allocate"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = run(&["frobnicate"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = run(&["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn metadata_only_and_no_array_files_are_input_errors() {
+    for id in ["flow-ll14", "pugh-example1"] {
+        let out = run(&["allocate", &suite_file(id)]);
+        assert_eq!(out.status.code(), Some(1), "{id}");
+        assert!(text(&out.stderr).contains(id), "{}", text(&out.stderr));
+    }
+}
+
+#[test]
+fn list_shows_examples_methods_backends() {
+    let out = run(&["list"]);
+    assert_eq!(out.status.code(), Some(0));
+    let s = text(&out.stdout);
+    for w in ["smo-produce-consume", "lefe", "smo", "microlp", "(default)"] {
+        assert!(s.contains(w), "{w} in {s}");
+    }
+    let out = run(&["list", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    let backends: Vec<&str> = v["backends"].as_array().unwrap().iter().map(|b| b["name"].as_str().unwrap()).collect();
+    assert_eq!(backends, polyalloc_solvers::compiled_in());
+    assert!(v["examples"].as_array().unwrap().len() >= 30);
+}
+
+#[test]
+fn all_backends_run() {
+    let out = run(&["allocate", "smo-produce-consume", "--method", "smo", "--backend", "all", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let recs = json_lines(&out);
+    let names: Vec<&str> = recs.iter().map(|r| r["backend"].as_str().unwrap()).collect();
+    assert_eq!(names, polyalloc_solvers::compiled_in());
+    for r in &recs {
+        assert_eq!(r["size"], "2*N - 1", "{}", r["backend"]);
+        assert_eq!(r["verified"], true);
+    }
+}

@@ -1,0 +1,130 @@
+//! `cargo xtask bench`: solve time per example, array, method and backend over K runs
+//! (median, min, max of the summed ILP solve times, and of the method's wall-clock
+//! time). Each run is a full `allocate` (with verification), as in the CLI. For the
+//! per-backend micro-benchmark of single ILPs, see `cargo bench -p polyalloc-solvers`
+//! (criterion).
+
+use crate::reproduce::load_examples;
+use crate::XtaskError;
+use indicatif::ProgressBar;
+use polyalloc_cli::results::{BenchRecord, ResultsFile, Spread};
+use polyalloc_cli::run;
+use polyalloc_cli::{methods, Status};
+use std::fmt::Write;
+
+/// Options of a bench run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub reproduce: crate::reproduce::Options,
+    /// Runs per (example, array, method, backend).
+    pub repeat: usize,
+}
+
+/// Runs the benchmark. The results file holds the records of the first run of each
+/// combination and one [`BenchRecord`] per combination.
+pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile, XtaskError> {
+    let repeat = opts.repeat.max(1);
+    let registry = methods();
+    let methods = run::select_methods(&registry, &opts.reproduce.method)?;
+    let backends = run::backends(&opts.reproduce.backend)?;
+    let examples = load_examples(&opts.reproduce.suite, &opts.reproduce.only)?;
+    let mut out = ResultsFile::new(
+        &format!("cargo xtask bench --backend {} --method {} --repeat {repeat}", opts.reproduce.backend, opts.reproduce.method),
+        &crate::workspace_root(),
+    );
+    if let Some(pb) = progress {
+        let total: usize = examples
+            .iter()
+            .filter(|e| !run::is_metadata_only(e))
+            .map(|e| e.allocatable_arrays().len() * methods.len() * backends.len() * repeat)
+            .sum();
+        pb.set_length(total as u64);
+    }
+    for ex in &examples {
+        if run::is_metadata_only(ex) {
+            out.skipped.push(format!("{}: metadata only", ex.id));
+            continue;
+        }
+        let size_params = run::largest_instance(ex);
+        for a in ex.allocatable_arrays() {
+            let problem = match ex.problem(&a) {
+                Ok(p) => p,
+                Err(e) => {
+                    out.skipped.push(format!("{} array {a}: {}", ex.id, e.to_string().replace('\n', " ")));
+                    if let Some(pb) = progress {
+                        pb.inc((methods.len() * backends.len() * repeat) as u64);
+                    }
+                    continue;
+                }
+            };
+            for m in &methods {
+                for b in &backends {
+                    if let Some(pb) = progress {
+                        pb.set_message(format!("{} {a} {} {}", ex.id, m.name(), b.name));
+                    }
+                    let mut solve = Vec::new();
+                    let mut method = Vec::new();
+                    let mut first = None;
+                    for _ in 0..repeat {
+                        let ro = run::RunOptions { size_params: size_params.as_ref(), dump_lp: None, time_limit: opts.reproduce.time_limit };
+                        let r = run::run_one(&ex.id, &problem, *m, b, ro);
+                        if r.status == Status::Ok {
+                            solve.push(r.solve_ms);
+                            method.push(r.method_ms);
+                        }
+                        if first.is_none() {
+                            first = Some(r);
+                        }
+                        if let Some(pb) = progress {
+                            pb.inc(1);
+                        }
+                    }
+                    let Some(first) = first else { continue };
+                    out.bench.push(BenchRecord {
+                        example: ex.id.clone(),
+                        array: a.clone(),
+                        method: m.name().to_string(),
+                        backend: b.name.clone(),
+                        repeat,
+                        ok_runs: solve.len(),
+                        solve_ms: Spread::of(&solve),
+                        method_ms: Spread::of(&method),
+                        size: first.size.clone(),
+                    });
+                    out.records.push(first);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn fmt_spread(s: &Option<Spread>) -> (String, String) {
+    match s {
+        Some(s) => (format!("{:.2}", s.median), format!("{:.2} - {:.2}", s.min, s.max)),
+        None => ("-".into(), "-".into()),
+    }
+}
+
+/// The bench table in Markdown.
+pub fn markdown(f: &ResultsFile) -> String {
+    let mut s = String::new();
+    s.push_str("| example | array | method | backend | size | runs ok | solve ms (median) | solve ms (min - max) | method ms (median) | method ms (min - max) |\n");
+    s.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
+    for b in &f.bench {
+        let (sm, ss) = fmt_spread(&b.solve_ms);
+        let (mm, ms) = fmt_spread(&b.method_ms);
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {}/{} | {sm} | {ss} | {mm} | {ms} |",
+            b.example,
+            b.array,
+            b.method,
+            b.backend,
+            b.size.as_deref().map(|x| format!("`{x}`")).unwrap_or_else(|| "-".into()),
+            b.ok_runs,
+            b.repeat
+        );
+    }
+    s
+}

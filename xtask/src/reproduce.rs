@@ -1,0 +1,447 @@
+//! `cargo xtask reproduce`: every bench-suite example, every applicable method, the
+//! chosen backends; the papers' tables side by side with polyalloc's results.
+//!
+//! A polyalloc result **matches** a paper entry when the sizes are equal as polynomials
+//! and the hyperplanes equal the paper's up to sign, row by row, with the same moduli;
+//! it has the **same size** when only the size is equal; otherwise it is **smaller** or
+//! **larger** (sizes compared at the example's largest instance) or **differs** (sizes
+//! that cannot be compared). A paper entry **counts** (for `--strict`) when it is a
+//! checkable result of an implemented method: it has hyperplanes and moduli and is not
+//! expected `invalid`. It is **reproduced** when it counts, polyalloc's result matches
+//! or has the same size, and the checker's verdict on the paper's own mapping is the
+//! expected one. Sizes are given as polynomials and at the example's largest instance
+//! (`size_at`; none when the file has no instance).
+
+use crate::{selected, XtaskError};
+use indicatif::ProgressBar;
+use polyalloc_alloc::{verify, AllocError, Problem, Verification};
+use polyalloc_cli::results::{PaperRow, ResultsFile};
+use polyalloc_cli::run::{self, Backend};
+use polyalloc_cli::{methods, Record, Status};
+use polyalloc_formulation::Polynomial;
+use polyalloc_suite::Example;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Options of a reproduce run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Backend selection: `default`, `all`, a name, `a,b`.
+    pub backend: String,
+    /// Example ids or `prefix*` patterns (empty: all).
+    pub only: Vec<String>,
+    /// Method selection: `all`, a name, `a,b`.
+    pub method: String,
+    /// The bench-suite directory.
+    pub suite: PathBuf,
+    /// Wall-clock budget of each run's ILPs (default [`DEFAULT_TIME_LIMIT`]); a run over
+    /// budget is recorded as a solver error.
+    pub time_limit: Option<Duration>,
+}
+
+/// The default time budget per (example, array, method, backend) run.
+pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(60);
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            backend: "default".into(),
+            only: Vec::new(),
+            method: "all".into(),
+            suite: crate::suite_dir(),
+            time_limit: Some(DEFAULT_TIME_LIMIT),
+        }
+    }
+}
+
+/// Methods whose paper entries are mappings checked against the file's conflict set.
+/// Other methods (`ov`, `aov` under substituted schedules, `schedule`, `flow`) have
+/// their own semantics, checked elsewhere.
+fn conflict_set_method(m: &str) -> bool {
+    matches!(m, "lefe" | "smo" | "lattice" | "lattice-h1" | "lattice-h2" | "lattice-h3")
+}
+
+/// Loads the suite and keeps the selected examples (an unknown `--only` id is an error).
+pub fn load_examples(suite: &std::path::Path, only: &[String]) -> Result<Vec<Example>, XtaskError> {
+    let all = polyalloc_suite::load_dir(suite).map_err(polyalloc_cli::CliError::from)?;
+    for p in only {
+        if !p.ends_with('*') && !all.iter().any(|e| &e.id == p) {
+            return Err(XtaskError::Input(format!(
+                "--only: no example `{p}` in {}; ids: {}",
+                suite.display(),
+                all.iter().map(|e| e.id.as_str()).collect::<Vec<_>>().join(", ")
+            )));
+        }
+    }
+    let sel: Vec<Example> = all.into_iter().filter(|e| selected(&e.id, only)).collect();
+    if sel.is_empty() {
+        return Err(XtaskError::Input(format!("--only {}: no example selected", only.join(","))));
+    }
+    Ok(sel)
+}
+
+/// Runs the reproduction and returns the results (records, paper rows, skipped items).
+/// `progress` is advanced once per run.
+pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile, XtaskError> {
+    let registry = methods();
+    let methods = run::select_methods(&registry, &opts.method)?;
+    let backends = run::backends(&opts.backend)?;
+    let examples = load_examples(&opts.suite, &opts.only)?;
+    let mut out = ResultsFile::new(&format!("cargo xtask reproduce --backend {} --method {}", opts.backend, opts.method), &crate::workspace_root());
+    if let Some(t) = opts.time_limit {
+        out.command.push_str(&format!(" --time-limit {}", t.as_secs_f64()));
+    }
+    if !opts.only.is_empty() {
+        out.command.push_str(&format!(" --only {}", opts.only.join(",")));
+    }
+    if let Some(pb) = progress {
+        let total: usize = examples
+            .iter()
+            .filter(|e| !run::is_metadata_only(e))
+            .map(|e| e.allocatable_arrays().len() * methods.len() * backends.len())
+            .sum();
+        pb.set_length(total as u64);
+    }
+    let selected_methods: BTreeSet<&str> = methods.iter().map(|m| m.name()).collect();
+    for ex in &examples {
+        if run::is_metadata_only(ex) {
+            out.skipped.push(format!("{}: metadata only", ex.id));
+            continue;
+        }
+        let arrays = ex.allocatable_arrays();
+        if arrays.is_empty() {
+            out.skipped.push(format!("{}: no array with a conflict set (method-specific input that no method handles yet)", ex.id));
+        }
+        let size_params = run::largest_instance(ex);
+        let mut problems: BTreeMap<String, Problem> = BTreeMap::new();
+        for a in &arrays {
+            if let Some(pb) = progress {
+                pb.set_message(format!("{} {a}", ex.id));
+            }
+            let problem = match ex.problem(a) {
+                Ok(p) => p,
+                Err(e) => {
+                    out.skipped.push(format!("{} array {a}: {}", ex.id, one_line(&e.to_string())));
+                    if let Some(pb) = progress {
+                        pb.inc((methods.len() * backends.len()) as u64);
+                    }
+                    continue;
+                }
+            };
+            for m in &methods {
+                for b in &backends {
+                    let ro = run::RunOptions { size_params: size_params.as_ref(), dump_lp: None, time_limit: opts.time_limit };
+                    out.records.push(run::run_one(&ex.id, &problem, *m, b, ro));
+                    if let Some(pb) = progress {
+                        pb.inc(1);
+                    }
+                }
+            }
+            problems.insert(a.clone(), problem);
+        }
+        out.paper.extend(paper_rows(ex, &problems, &out.records, &registry.names(), &selected_methods, &backends, opts.time_limit));
+    }
+    Ok(out)
+}
+
+fn one_line(s: &str) -> String {
+    let s = s.replace('\n', " ");
+    if s.chars().count() > 300 {
+        format!("{}...", s.chars().take(300).collect::<String>())
+    } else {
+        s
+    }
+}
+
+/// Equal up to sign, row by row, with the same moduli (as polynomials).
+fn same_mapping(paper_h: &[Vec<i64>], paper_m: &[String], rec: &Record) -> bool {
+    if paper_h.len() != rec.hyperplanes.len() || paper_m.len() != rec.moduli.len() {
+        return false;
+    }
+    paper_h.iter().zip(&rec.hyperplanes).all(|(p, r)| p == r || p.iter().zip(r).all(|(a, b)| *a == -*b) && p.len() == r.len())
+        && paper_m.iter().zip(&rec.moduli).all(|(p, r)| match (Polynomial::parse(p), r.as_deref().map(Polynomial::parse)) {
+            (Ok(a), Some(Ok(b))) => a == b,
+            _ => false,
+        })
+}
+
+fn eval(p: &Polynomial, values: &BTreeMap<String, i64>) -> Option<i128> {
+    let v: Vec<(&str, i64)> = values.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    p.eval(&v).ok()
+}
+
+/// Compares a polyalloc record with a paper entry: `match`, `same size`, `smaller`,
+/// `larger`, `differ`, `failed`.
+pub fn classify(paper_size: Option<&str>, paper_h: Option<&Vec<Vec<i64>>>, paper_m: Option<&Vec<String>>, rec: Option<&Record>) -> String {
+    let Some(rec) = rec.filter(|r| r.status == Status::Ok) else { return "failed".into() };
+    let (Some(ps), Some(rs)) = (paper_size.and_then(|s| Polynomial::parse(s).ok()), rec.size_polynomial()) else {
+        return "differ".into();
+    };
+    if ps == rs {
+        return match (paper_h, paper_m) {
+            (Some(h), Some(m)) if same_mapping(h, m, rec) => "match".into(),
+            _ => "same size".into(),
+        };
+    }
+    let far: BTreeMap<String, i64> = rec.params.iter().map(|p| (p.clone(), polyalloc_cli::compare::FAR)).collect();
+    let at = rec.size_params.clone().unwrap_or(far);
+    match (eval(&ps, &at), eval(&rs, &at)) {
+        (Some(a), Some(b)) if b < a => "smaller".into(),
+        (Some(a), Some(b)) if b > a => "larger".into(),
+        _ => "differ".into(),
+    }
+}
+
+fn verdict_label(v: &Result<Verification, AllocError>) -> (String, Option<bool>) {
+    match v {
+        Ok(Verification::Proven) => ("valid (proven)".into(), Some(true)),
+        Ok(Verification::Instances { .. }) => ("valid (instances)".into(), Some(true)),
+        Err(AllocError::Invalid { reason, .. }) => (format!("invalid: {}", one_line(reason)), Some(false)),
+        Err(e) => (format!("error: {}", one_line(&e.to_string())), None),
+    }
+}
+
+/// The paper rows of one example.
+pub fn paper_rows(
+    ex: &Example,
+    problems: &BTreeMap<String, Problem>,
+    records: &[Record],
+    implemented: &[&str],
+    selected_methods: &BTreeSet<&str>,
+    backends: &[Backend],
+    time_limit: Option<Duration>,
+) -> Vec<PaperRow> {
+    let mut rows = Vec::new();
+    for (k, entry) in ex.paper.iter().enumerate() {
+        let array = match (&entry.array, ex.arrays.len()) {
+            (Some(a), _) => a.clone(),
+            (None, 1) => ex.arrays.keys().next().cloned().unwrap_or_default(),
+            _ => continue, // schedules, flow results: not storage mappings of an array
+        };
+        let is_impl = implemented.contains(&entry.method.as_str());
+        if is_impl && !selected_methods.contains(entry.method.as_str()) {
+            continue;
+        }
+        // The checker's verdict on the paper's own mapping.
+        let (paper_verdict, verdict_ok) = match (problems.get(&array), conflict_set_method(&entry.method)) {
+            (Some(problem), true) if entry.hyperplanes.is_some() => match ex.paper_mapping(k, &problem.conflicts) {
+                Ok(Some(mapping)) => match backends.first() {
+                    Some(b) => {
+                        let solver = run::Budgeted::new(b.solver.as_ref(), time_limit);
+                        let (label, valid) = verdict_label(&verify(problem, &mapping, &solver, &entry.method));
+                        let ok = match (&entry.expect, valid) {
+                            (Some(e), Some(v)) => (e == "valid") == v,
+                            (Some(_), None) => false,
+                            (None, _) => true,
+                        };
+                        (Some(label), ok)
+                    }
+                    None => (None, true),
+                },
+                Ok(None) => (None, true),
+                Err(e) => (Some(format!("error: {}", one_line(&e.to_string()))), false),
+            },
+            _ => (None, true),
+        };
+        let counts = is_impl && entry.hyperplanes.is_some() && entry.moduli.is_some() && entry.expect.as_deref() != Some("invalid");
+        let base = PaperRow {
+            example: ex.id.clone(),
+            paper: ex.source.paper.clone(),
+            location: entry.location.clone(),
+            array: array.clone(),
+            method: entry.method.clone(),
+            paper_mapping: entry.mapping.clone(),
+            paper_size: entry.size.clone(),
+            paper_hyperplanes: entry.hyperplanes.clone(),
+            paper_moduli: entry.moduli.clone(),
+            expect: entry.expect.clone(),
+            paper_verdict,
+            verdict_ok,
+            backend: None,
+            polyalloc_mapping: None,
+            polyalloc_size: None,
+            result: "not implemented".into(),
+            counts: false,
+            reproduced: false,
+            note: entry.note.clone(),
+        };
+        if !is_impl {
+            rows.push(base);
+            continue;
+        }
+        for b in backends {
+            let rec = records.iter().find(|r| r.example == ex.id && r.array == array && r.method == entry.method && r.backend == b.name);
+            let result = classify(entry.size.as_deref(), entry.hyperplanes.as_ref(), entry.moduli.as_ref(), rec);
+            let reproduced = counts && verdict_ok && (result == "match" || result == "same size");
+            rows.push(PaperRow {
+                backend: Some(b.name.clone()),
+                polyalloc_mapping: rec.and_then(|r| r.mapping.clone().or_else(|| r.error.as_deref().map(one_line))),
+                polyalloc_size: rec.and_then(|r| r.size.clone()),
+                result,
+                counts,
+                reproduced,
+                ..base.clone()
+            });
+        }
+    }
+    rows
+}
+
+/// The papers by file-name prefix.
+pub fn paper_title(file: &str) -> &'static str {
+    match file.get(..3) {
+        Some("000") => "000: Thies, Vivien, Amarasinghe: occupancy vectors",
+        Some("001") => "001: Darte, Isoard, Yuki: extended lattice-based allocation, Table 1",
+        Some("002") => "002: Pugh: dependence relations and affine schedules",
+        Some("003") => "003: Song, Wang, Li: shifting, fusion and contraction as network flow",
+        Some("004") => "004: Bhaskaracharya, Bondhugula, Cohen: SMO, Table I",
+        _ => "other",
+    }
+}
+
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+fn code(s: Option<&str>) -> String {
+    match s {
+        Some(s) if !s.is_empty() => format!("`{}`", s.replace('`', "'").replace('|', "\\|")),
+        _ => "-".into(),
+    }
+}
+
+fn verdict_cell(r: &PaperRow) -> String {
+    match &r.paper_verdict {
+        None => "-".into(),
+        Some(v) => {
+            let short = v.split(':').next().unwrap_or(v);
+            match (r.verdict_ok, r.expect.as_deref()) {
+                (true, Some("invalid")) => format!("{short} (as expected)"),
+                (true, _) => short.to_string(),
+                (false, e) => format!("**{}** (expected {})", cell(v), e.unwrap_or("?")),
+            }
+        }
+    }
+}
+
+fn result_cell(r: &PaperRow) -> String {
+    let res = match r.result.as_str() {
+        "match" => "match".to_string(),
+        "same size" => "same size".to_string(),
+        "smaller" | "larger" | "differ" | "failed" => format!("**{}**", r.result),
+        other => other.to_string(),
+    };
+    if r.backend.is_some() && !r.counts {
+        format!("{res} (informational)")
+    } else if r.counts && !r.verdict_ok {
+        format!("{res}, **paper verdict unexpected**")
+    } else {
+        res
+    }
+}
+
+/// Per paper, a Markdown table side by side with the paper's; then polyalloc results
+/// without a paper entry, the skipped items and a summary.
+pub fn markdown(f: &ResultsFile) -> String {
+    let mut s = String::new();
+    let mut papers: BTreeMap<&str, Vec<&PaperRow>> = BTreeMap::new();
+    for r in &f.paper {
+        papers.entry(r.paper.as_str()).or_default().push(r);
+    }
+    for (paper, rows) in &papers {
+        let _ = writeln!(s, "### {} (`{paper}`)\n", paper_title(paper));
+        s.push_str("| example | array | method | paper mapping | paper size | checker on paper mapping | backend | polyalloc mapping | polyalloc size | result |\n");
+        s.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
+        for r in rows {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                r.example,
+                r.array,
+                r.method,
+                code(r.paper_mapping.as_deref()),
+                code(r.paper_size.as_deref()),
+                verdict_cell(r),
+                r.backend.as_deref().unwrap_or("-"),
+                code(r.polyalloc_mapping.as_deref()),
+                code(r.polyalloc_size.as_deref()),
+                result_cell(r)
+            );
+        }
+        s.push('\n');
+    }
+    let with_paper: BTreeSet<(&str, &str, &str)> =
+        f.paper.iter().map(|r| (r.example.as_str(), r.array.as_str(), r.method.as_str())).collect();
+    let others: Vec<&Record> =
+        f.records.iter().filter(|r| !with_paper.contains(&(r.example.as_str(), r.array.as_str(), r.method.as_str()))).collect();
+    if !others.is_empty() {
+        s.push_str("### polyalloc results without a paper entry\n\n");
+        s.push_str("| example | array | method | backend | mapping | size | size at largest instance | verified | solve ms |\n");
+        s.push_str("|---|---|---|---|---|---|---|---|---|\n");
+        for r in others {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {:.1} |",
+                r.example,
+                r.array,
+                r.method,
+                r.backend,
+                code(r.mapping.as_deref().or(r.error.as_deref())),
+                code(r.size.as_deref()),
+                r.size_at.map(|v| v.to_string()).unwrap_or_else(|| "-".into()),
+                if r.verified { r.verification.as_deref().unwrap_or("yes") } else { r.status.label() },
+                r.solve_ms
+            );
+        }
+        s.push('\n');
+    }
+    if !f.skipped.is_empty() {
+        s.push_str("### Not run\n\n");
+        for k in &f.skipped {
+            let _ = writeln!(s, "* {}", cell(k));
+        }
+        s.push('\n');
+    }
+    s.push_str("**Summary:** ");
+    s.push_str(&summary(f));
+    s
+}
+
+/// The summary lines: how many paper results were reproduced, which were not.
+pub fn summary(f: &ResultsFile) -> String {
+    let mut s = String::new();
+    let counted: Vec<&PaperRow> = f.paper.iter().filter(|r| r.counts).collect();
+    let matched = counted.iter().filter(|r| r.reproduced && r.result == "match").count();
+    let same = counted.iter().filter(|r| r.reproduced && r.result == "same size").count();
+    let failed: Vec<&&PaperRow> = counted.iter().filter(|r| !r.reproduced).collect();
+    let ok_records = f.records.iter().filter(|r| r.status == Status::Ok).count();
+    let _ = writeln!(
+        s,
+        "{} of {} paper results reproduced ({matched} match, {same} same size); {} runs, {ok_records} verified mappings.",
+        matched + same,
+        counted.len(),
+        f.records.len()
+    );
+    for r in failed {
+        let _ = writeln!(
+            s,
+            "* not reproduced: {} {} {} on {}: paper `{}`, polyalloc `{}` ({}{})",
+            r.example,
+            r.array,
+            r.method,
+            r.backend.as_deref().unwrap_or("-"),
+            r.paper_size.as_deref().unwrap_or("-"),
+            r.polyalloc_size.as_deref().unwrap_or("-"),
+            r.result,
+            if r.verdict_ok { "" } else { "; unexpected verdict on the paper's mapping" }
+        );
+    }
+    s
+}
+
+/// Paper results that count and were not reproduced (what `--strict` fails on).
+pub fn not_reproduced(f: &ResultsFile) -> Vec<&PaperRow> {
+    f.paper.iter().filter(|r| r.counts && !r.reproduced).collect()
+}
