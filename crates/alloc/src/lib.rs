@@ -213,7 +213,10 @@ pub fn allocate_recorded<S: Solver>(
     let method_time = start.elapsed();
     let ilps = recorder.take_records();
     let vstart = Instant::now();
-    let verification = verify(problem, &mapping, recorder.inner(), name)?;
+    // Through the recorder, so that `--dump-lp` also writes the checker's models; its
+    // records are then dropped: the statistics are the method's.
+    let verification = verify(problem, &mapping, recorder, name)?;
+    recorder.take_records();
     let verify_time = vstart.elapsed();
     let size = mapping.size().map_err(AllocError::formulation(name))?;
     Ok(Allocation {

@@ -88,7 +88,8 @@ fn allocate_from_stdin_and_dump_lp() {
     let sub = dir.join("smo-produce-consume-A-smo-microlp");
     let mut lps: Vec<PathBuf> = std::fs::read_dir(&sub).unwrap().map(|e| e.unwrap().path()).collect();
     lps.sort();
-    assert_eq!(lps.len(), n_ilps, "one LP file per ILP solved");
+    // Every ILP of the method, plus any the exact checker solved.
+    assert!(lps.len() >= n_ilps && n_ilps > 0, "{} LP files for {n_ilps} method ILPs", lps.len());
     assert!(lps.iter().all(|p| p.extension().is_some_and(|e| e == "lp")));
     let lp = std::fs::read_to_string(lps.last().unwrap()).unwrap();
     assert!(lp.contains("Subject To") && lp.trim_end().ends_with("End"), "{lp}");

@@ -4,6 +4,7 @@
 use crate::model::Model;
 use crate::solve::{RawSolution, Solution, SolveError, SolveOptions, Solver};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -25,12 +26,14 @@ pub struct Recording<S> {
     inner: S,
     dump_dir: Option<PathBuf>,
     records: Mutex<Vec<SolveRecord>>,
+    /// Number of models dumped so far (never reset, so file names never collide).
+    dumped: AtomicUsize,
 }
 
 impl<S: Solver> Recording<S> {
     /// Records the solves of `inner`.
     pub fn new(inner: S) -> Self {
-        Recording { inner, dump_dir: None, records: Mutex::new(Vec::new()) }
+        Recording { inner, dump_dir: None, records: Mutex::new(Vec::new()), dumped: AtomicUsize::new(0) }
     }
 
     /// Also writes every model to `dir/NNNN-<model>.lp` before solving it.
@@ -68,7 +71,7 @@ impl<S: Solver> Recording<S> {
 
     fn dump(&self, model: &Model) -> Result<(), SolveError> {
         let Some(dir) = &self.dump_dir else { return Ok(()) };
-        let seq = self.records.lock().map(|r| r.len()).unwrap_or(0);
+        let seq = self.dumped.fetch_add(1, Ordering::Relaxed);
         let stem: String = model
             .name()
             .chars()
