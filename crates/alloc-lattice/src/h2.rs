@@ -433,7 +433,7 @@ pub fn heuristic2(star: &[BasicSet], n: usize, solver: &dyn Solver, opts: &H2Opt
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use polyalloc_backend_microlp::MicrolpSolver;
     use polyalloc_formulation::{ConflictForm, Set};

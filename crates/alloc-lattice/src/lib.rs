@@ -212,22 +212,8 @@ impl Allocator for Lattice {
 mod tests {
     use super::*;
     use polyalloc_backend_microlp::MicrolpSolver;
-    use polyalloc_formulation::{BasicSet, ConflictForm, ConflictSet};
 
-    fn reverse_l() -> Problem {
-        let cs = ConflictSet::parse(
-            "[N] -> { A[x, y] -> A[x2, y2] : 0 <= x < N and 0 <= y < N and 0 <= x2 < N and 0 <= y2 < N \
-             and (x >= N - 2 or y >= N - 2) and (x2 >= N - 2 or y2 >= N - 2) and (x2 > x or (x2 = x and y2 > y)) }",
-            ConflictForm::Half,
-        )
-        .unwrap();
-        Problem {
-            example: "reverse-l".into(),
-            conflicts: cs,
-            context: Some(BasicSet::parse("[N] -> { : N >= 3 }").unwrap()),
-            instances: vec![vec![3], vec![7]],
-        }
-    }
+    use crate::h2::tests::reverse_l;
 
     #[test]
     fn heuristic1_on_the_reverse_l_is_the_canonical_basis() {

@@ -52,13 +52,7 @@ fn narrow(m: &[Vec<i128>], what: &'static str) -> R<IMatrix> {
 
 /// Greatest common divisor (non-negative).
 pub fn gcd(a: i64, b: i64) -> i64 {
-    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
-    while b != 0 {
-        let t = a % b;
-        a = b;
-        b = t;
-    }
-    i64::try_from(a).unwrap_or(i64::MAX)
+    crate::int::gcd(a, b)
 }
 
 /// gcd of all entries (0 for an all-zero vector).
