@@ -14,11 +14,14 @@
 //!
 //! Two translation rules, both documented traps of microlp:
 //! * microlp's integer variables have `i32` bounds. An integer variable with an infinite
-//!   bound gets the artificial bound ±[`ARTIFICIAL_BOUND`]; an optimum that sits on an
-//!   artificial bound means the model is unbounded (microlp would otherwise report
-//!   `Optimal` with x = 2147483647), and is reported as [`SolveError::Unbounded`]. Finite
-//!   bounds beyond the artificial one are an [`SolveError::InvalidModel`]: polyalloc never
-//!   needs such values.
+//!   bound gets the artificial bound ±[`ARTIFICIAL_BOUND`] (microlp would otherwise report
+//!   `Optimal` with x = 2147483647 on an unbounded model). When the optimum sits on an
+//!   artificial bound, the model is solved again with the artificial bounds doubled: a
+//!   strictly better objective means the objective is unbounded
+//!   ([`SolveError::Unbounded`]); the same objective means the point is an optimum (for
+//!   example any point of a feasibility model) and it is returned. Finite bounds beyond
+//!   the artificial one are an [`SolveError::InvalidModel`]: polyalloc never needs such
+//!   values.
 //! * microlp has no thread option (it is single-threaded) and logs through `log`, which
 //!   polyalloc never initialises, so `threads` and `verbose` have no effect.
 
@@ -49,6 +52,29 @@ impl Solver for MicrolpSolver {
     }
 
     fn solve_raw(&self, model: &Model, options: &SolveOptions) -> Result<RawSolution, SolveError> {
+        let (first, hit) = solve_with_bound(model, options, ARTIFICIAL_BOUND)?;
+        if !hit {
+            return Ok(first);
+        }
+        let (second, _) = solve_with_bound(model, options, 2 * ARTIFICIAL_BOUND)?;
+        let obj = |values: &[f64]| model.objective().eval_f64(values).0;
+        let (a, b) = (obj(&first.values), obj(&second.values));
+        let improved = match model.sense() {
+            Sense::Minimize => b < a - 1e-6 * a.abs().max(1.0),
+            Sense::Maximize => b > a + 1e-6 * a.abs().max(1.0),
+        };
+        if improved {
+            Err(SolveError::Unbounded)
+        } else {
+            Ok(first)
+        }
+    }
+}
+
+/// One microlp solve with `artificial` as the bound of unbounded integer variables;
+/// also says whether such a variable ended on its artificial bound.
+fn solve_with_bound(model: &Model, options: &SolveOptions, artificial: i64) -> Result<(RawSolution, bool), SolveError> {
+    {
         let dir = match model.sense() {
             Sense::Minimize => OptimizationDirection::Minimize,
             Sense::Maximize => OptimizationDirection::Maximize,
@@ -57,7 +83,7 @@ impl Solver for MicrolpSolver {
         let obj = model.objective();
         let mut vars = Vec::with_capacity(model.num_vars());
         // (index, artificial lower?, artificial upper?)
-        let mut artificial = Vec::new();
+        let mut on_artificial = Vec::new();
         for (i, v) in model.vars().iter().enumerate() {
             let id = model.var_ids().nth(i).ok_or_else(|| invalid(model, "variable index".into()))?;
             let c = obj.coef(id) as f64;
@@ -67,19 +93,20 @@ impl Solver for MicrolpSolver {
                     (v.lower.map_or(f64::NEG_INFINITY, |l| l as f64), v.upper.map_or(f64::INFINITY, |u| u as f64)),
                 ),
                 VarKind::Integer | VarKind::Binary => {
-                    let lo = v.lower.unwrap_or(-ARTIFICIAL_BOUND);
-                    let up = v.upper.unwrap_or(ARTIFICIAL_BOUND);
-                    if lo.abs() > ARTIFICIAL_BOUND || up.abs() > ARTIFICIAL_BOUND {
+                    let lo = v.lower.unwrap_or(-artificial);
+                    let up = v.upper.unwrap_or(artificial);
+                    if lo.abs() > 2 * ARTIFICIAL_BOUND || up.abs() > 2 * ARTIFICIAL_BOUND {
                         return Err(invalid(
                             model,
                             format!(
-                                "integer variable `{}` has a bound beyond ±{ARTIFICIAL_BOUND}, which microlp cannot represent",
-                                v.name
+                                "integer variable `{}` has a bound beyond ±{}, which microlp cannot represent",
+                                v.name,
+                                2 * ARTIFICIAL_BOUND
                             ),
                         ));
                     }
                     if v.lower.is_none() || v.upper.is_none() {
-                        artificial.push((i, v.lower.is_none(), v.upper.is_none()));
+                        on_artificial.push((i, v.lower.is_none(), v.upper.is_none()));
                     }
                     if lo > up {
                         return Err(SolveError::Infeasible);
@@ -118,12 +145,10 @@ impl Solver for MicrolpSolver {
             _ => RawStatus::TimeLimit,
         };
         let values: Vec<f64> = vars.iter().map(|&v| sol.var_value(v)).collect();
-        for &(i, lo_art, up_art) in &artificial {
+        let hit = on_artificial.iter().any(|&(i, lo_art, up_art)| {
             let x = values[i].round() as i64;
-            if (lo_art && x <= -ARTIFICIAL_BOUND) || (up_art && x >= ARTIFICIAL_BOUND) {
-                return Err(SolveError::Unbounded);
-            }
-        }
-        Ok(RawSolution { status, values })
+            (lo_art && x <= -artificial) || (up_art && x >= artificial)
+        });
+        Ok((RawSolution { status, values }, hit))
     }
 }
