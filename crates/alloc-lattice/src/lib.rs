@@ -47,13 +47,9 @@ use h1::{heuristic1, H1Options};
 use h2::{heuristic2, star_shaped_differences, H2Options, H2Result};
 use polyalloc_alloc::pieces::conflict_polyhedra;
 use polyalloc_alloc::{AllocError, Allocator, Problem};
-use polyalloc_formulation::{AffExpr, ModularMapping, Space, StorageRow, Tuple};
+use polyalloc_formulation::{AffExpr, ModularMapping, Space, StorageRow};
 use polyalloc_ilp::Solver;
 
-fn param_space(params: &[String]) -> Space {
-    let refs: Vec<&str> = params.iter().map(String::as_str).collect();
-    Space::set(&refs, Tuple::anonymous(&[]))
-}
 
 fn identity(n: usize) -> Vec<Vec<i64>> {
     (0..n).map(|i| (0..n).map(|j| i64::from(i == j)).collect()).collect()
@@ -78,7 +74,7 @@ impl Allocator for LatticeH1 {
     }
     fn find_mapping(&self, problem: &Problem, solver: &dyn Solver) -> Result<ModularMapping, AllocError> {
         let params: Vec<String> = problem.params().to_vec();
-        let psp = param_space(&params);
+        let psp = problem.param_space();
         let n = problem.n_dims();
         let pieces = conflict_polyhedra(problem, solver, H1_NAME)?;
         let res = heuristic1(pieces, &identity(n), &params, &psp, solver, &self.options, H1_NAME)?;
@@ -125,7 +121,7 @@ impl Allocator for LatticeH2 {
     }
     fn find_mapping(&self, problem: &Problem, solver: &dyn Solver) -> Result<ModularMapping, AllocError> {
         let params: Vec<String> = problem.params().to_vec();
-        let psp = param_space(&params);
+        let psp = problem.param_space();
         let res = self.run(problem, solver)?;
         let k = res.rho.len();
         let mut rows = Vec::new();
@@ -186,7 +182,7 @@ impl Allocator for Lattice {
     }
     fn find_mapping(&self, problem: &Problem, solver: &dyn Solver) -> Result<ModularMapping, AllocError> {
         let params: Vec<String> = problem.params().to_vec();
-        let psp = param_space(&params);
+        let psp = problem.param_space();
         let h2 = run_h2(problem, solver, &self.h2, H3_NAME)?;
         let k = h2.rho.len();
         let search: Vec<Vec<i64>> = h2.inverse[k..].to_vec();
@@ -221,7 +217,7 @@ mod tests {
         let solver = MicrolpSolver;
         let p = reverse_l();
         let params = p.params().to_vec();
-        let psp = param_space(&params);
+        let psp = p.param_space();
         let pieces = conflict_polyhedra(&p, &solver, "test").unwrap();
         let r = heuristic1(pieces, &identity(2), &params, &psp, &solver, &H1Options::default(), "test").unwrap();
         assert!(r.remaining.is_empty());
@@ -239,7 +235,7 @@ mod tests {
         let solver = MicrolpSolver;
         let p = reverse_l();
         let params = p.params().to_vec();
-        let psp = param_space(&params);
+        let psp = p.param_space();
         let pieces = conflict_polyhedra(&p, &solver, "test").unwrap();
         let r = heuristic1(pieces, &[vec![1, -1]], &params, &psp, &solver, &H1Options::default(), "test").unwrap();
         assert_eq!(r.rows.len(), 1);

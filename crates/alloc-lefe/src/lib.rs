@@ -19,7 +19,7 @@ use polyalloc_alloc::pieces::{conflict_polyhedra, revise_all};
 use polyalloc_alloc::width::{bound_on_piece, BoundVars};
 use polyalloc_alloc::{AllocError, Allocator, Problem};
 use polyalloc_formulation::StorageRow;
-use polyalloc_formulation::{AffExpr, ModularMapping, Space, Tuple};
+use polyalloc_formulation::{AffExpr, ModularMapping};
 use polyalloc_ilp::{LexSolve, LinExpr, Model, SolveOptions, Solver};
 
 const NAME: &str = "lefe";
@@ -44,7 +44,7 @@ impl Allocator for Lefe {
         let fe = AllocError::formulation(NAME);
         let params: Vec<String> = problem.params().to_vec();
         let pnames: Vec<&str> = params.iter().map(String::as_str).collect();
-        let param_space = Space::set(&pnames, Tuple::anonymous(&[]));
+        let param_space = problem.param_space();
         let n = problem.n_dims();
         let mut pieces = conflict_polyhedra(problem, solver, NAME)?;
         let mut rows = Vec::with_capacity(n);

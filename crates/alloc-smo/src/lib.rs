@@ -179,7 +179,7 @@ impl Allocator for Smo {
         let params: Vec<String> = problem.params().to_vec();
         let pnames: Vec<&str> = params.iter().map(String::as_str).collect();
         let array = problem.array_tuple();
-        let param_space = Space::set(&pnames, polyalloc_formulation::Tuple::anonymous(&[]));
+        let param_space = problem.param_space();
         let n = problem.n_dims();
         let mut pieces = conflict_polyhedra(problem, solver, NAME)?;
         let mut hyperplanes: Vec<Vec<i64>> = Vec::new();

@@ -45,6 +45,12 @@ impl Problem {
     pub fn params(&self) -> &[String] {
         &self.conflicts.relation.space().params
     }
+    /// The zero-dimensional space of the parameters, over which moduli are affine
+    /// (`[N] -> { : }`).
+    pub fn param_space(&self) -> polyalloc_formulation::Space {
+        let refs: Vec<&str> = self.params().iter().map(String::as_str).collect();
+        polyalloc_formulation::Space::set(&refs, polyalloc_formulation::Tuple::anonymous(&[]))
+    }
     /// The array's name.
     pub fn array(&self) -> &str {
         &self.conflicts.array
