@@ -16,19 +16,10 @@
 //!   conflict sets) must give a verified mapping; the rest is printed, not asserted.
 //! * Rows the file gives without hyperplanes (informational) are skipped.
 
-use polyalloc_alloc::{allocate, Allocation, Allocator};
+use polyalloc_alloc::{allocate, Allocation};
 use polyalloc_formulation::{ModularMapping, Polynomial};
 use polyalloc_suite::{default_dir, load_dir, Example, PaperResult};
-use polyalloc_tests::backends;
-
-fn method(name: &str) -> Box<dyn Allocator> {
-    match name {
-        "lefe" => Box::new(polyalloc_alloc_lefe::Lefe::default()),
-        "smo" => Box::new(polyalloc_alloc_smo::Smo::default()),
-        "lattice" => Box::new(polyalloc_alloc_lattice::Lattice::default()),
-        other => panic!("no method {other}"),
-    }
-}
+use polyalloc_tests::{backends, method};
 
 /// Rows (example id, method, variant) not reproduced by polyalloc, with the reason.
 /// They must still give a verified mapping; their size and rows are printed, not
@@ -147,7 +138,7 @@ fn table1_rows_are_reproduced_on_every_backend() {
                 let array = entry.array.as_deref().expect("paper entry names its array");
                 let problem = ex.problem(array).unwrap_or_else(|e| panic!("{}: {e}", ex.id));
                 let paper_size = Polynomial::parse(entry.size.as_deref().expect("size")).expect("size parses");
-                let ours: Allocation = match allocate(method(&entry.method).as_ref(), &problem, solver.as_ref()) {
+                let ours: Allocation = match allocate(method(&entry.method), &problem, solver.as_ref()) {
                     Ok(a) => a,
                     Err(e) => {
                         failures.push(format!("{} {} on {}: {e}", ex.id, entry.method, solver.name()));
@@ -219,7 +210,7 @@ fn fig1_reverse_l() {
         let h2 = polyalloc_alloc_lattice::LatticeH2::default().run(&problem, solver.as_ref()).expect("h2");
         assert_eq!(h2.reuse_vectors.first(), Some(&vec![2, 2]), "{}", solver.name());
         assert_eq!(h2.rho, vec![2]);
-        let lat = allocate(method("lattice").as_ref(), &problem, solver.as_ref()).expect("lattice");
+        let lat = allocate(method("lattice"), &problem, solver.as_ref()).expect("lattice");
         assert!(same_rows(&lat.mapping, &expected), "{} on {}", lat.mapping, solver.name());
         let h1 = allocate(&polyalloc_alloc_lattice::LatticeH1::default(), &problem, solver.as_ref()).expect("h1");
         assert_eq!(h1.size, Some(n2.clone()), "{}", h1.mapping);
@@ -237,7 +228,7 @@ fn fig5_blur_interleaved() {
         let h2 = polyalloc_alloc_lattice::LatticeH2::default().run(&problem, solver.as_ref()).expect("h2");
         // (x, y) = (1, 2) is (y, x) = (2, 1) in the array's dimension order.
         assert_eq!(h2.reuse_vectors.first(), Some(&vec![2, 1]), "{}", solver.name());
-        let lat = allocate(method("lattice").as_ref(), &problem, solver.as_ref()).expect("lattice");
+        let lat = allocate(method("lattice"), &problem, solver.as_ref()).expect("lattice");
         assert!(same_rows(&lat.mapping, &expected), "{} on {}", lat.mapping, solver.name());
     }
 }
@@ -252,7 +243,7 @@ fn fig6_diamond_tile() {
     for solver in backends() {
         let h2 = polyalloc_alloc_lattice::LatticeH2::default().run(&problem, solver.as_ref()).expect("h2");
         assert_eq!(h2.reuse_vectors, vec![vec![2, 0]], "{}", solver.name());
-        let lat = allocate(method("lattice").as_ref(), &problem, solver.as_ref()).expect("lattice");
+        let lat = allocate(method("lattice"), &problem, solver.as_ref()).expect("lattice");
         assert!(same_rows(&lat.mapping, &expected), "{} on {}", lat.mapping, solver.name());
     }
 }

@@ -6,18 +6,10 @@
 //! `"reproduced": false` (with its reason) must still give a verified mapping no larger
 //! than the baseline's.
 
-use polyalloc_alloc::{allocate, Allocator};
+use polyalloc_alloc::allocate;
 use polyalloc_formulation::{ModularMapping, Polynomial};
 use polyalloc_suite::{default_dir, load_dir, Example};
-use polyalloc_tests::backends;
-
-fn method(name: &str) -> Box<dyn Allocator> {
-    match name {
-        "lefe" => Box::new(polyalloc_alloc_lefe::Lefe::default()),
-        "smo" => Box::new(polyalloc_alloc_smo::Smo::default()),
-        other => panic!("no method {other}"),
-    }
-}
+use polyalloc_tests::{backends, method};
 
 /// Same rows up to the sign of each hyperplane, same moduli.
 fn equivalent(ours: &ModularMapping, paper: &ModularMapping) -> bool {
@@ -45,7 +37,7 @@ fn table1_rows_are_reproduced_on_every_backend() {
                 let array = entry.array.as_deref().expect("paper entry names its array");
                 let problem = ex.problem(array).unwrap_or_else(|e| panic!("{e}"));
                 let paper = ex.paper_mapping(k, &problem.conflicts).expect("paper mapping").expect("has rows");
-                let ours = match allocate(method(&entry.method).as_ref(), &problem, solver.as_ref()) {
+                let ours = match allocate(method(&entry.method), &problem, solver.as_ref()) {
                     Ok(a) => a,
                     Err(e) => {
                         failures.push(format!("{} {} on {}: {e}", ex.id, entry.method, solver.name()));
@@ -67,7 +59,7 @@ fn table1_rows_are_reproduced_on_every_backend() {
                         ));
                     }
                 } else {
-                    let base = allocate(method("lefe").as_ref(), &problem, solver.as_ref()).expect("baseline");
+                    let base = allocate(method("lefe"), &problem, solver.as_ref()).expect("baseline");
                     for inst in &problem.instances {
                         let a = ours.mapping.size_for(inst).expect("size");
                         let b = base.mapping.size_for(inst).expect("size");
@@ -91,8 +83,8 @@ fn produce_consume_n9_beats_the_lattice_tool_of_the_paper() {
     let array = ex.allocatable_arrays().into_iter().next().expect("array");
     let problem = ex.problem(&array).expect("problem");
     for solver in backends() {
-        let smo = allocate(method("smo").as_ref(), &problem, solver.as_ref()).expect("smo");
-        let lefe = allocate(method("lefe").as_ref(), &problem, solver.as_ref()).expect("lefe");
+        let smo = allocate(method("smo"), &problem, solver.as_ref()).expect("smo");
+        let lefe = allocate(method("lefe"), &problem, solver.as_ref()).expect("lefe");
         // The context fixes N = 9; the file's single instance gives it.
         let inst = &problem.instances[0];
         assert_eq!(smo.mapping.size_for(inst).expect("size"), 17, "{}", solver.name());

@@ -5,12 +5,12 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use polyalloc_alloc::{allocate, Allocator};
 use polyalloc_suite::{default_dir, load_dir};
+use polyalloc_tests::method;
 
 fn smo(c: &mut Criterion) {
     let examples = load_dir(&default_dir()).expect("bench-suite loads");
     let reg = polyalloc_solvers::registry();
-    let methods: Vec<Box<dyn Allocator>> =
-        vec![Box::new(polyalloc_alloc_lefe::Lefe::default()), Box::new(polyalloc_alloc_smo::Smo::default())];
+    let methods: Vec<&dyn Allocator> = vec![method("lefe"), method("smo")];
     for ex in examples.iter().filter(|e| e.id.starts_with("smo-")) {
         for array in ex.allocatable_arrays() {
             let Ok(problem) = ex.problem(&array) else { continue };
@@ -20,7 +20,7 @@ fn smo(c: &mut Criterion) {
                 for name in reg.names() {
                     let Ok(solver) = reg.create(name) else { continue };
                     group.bench_function(name, |b| {
-                        b.iter(|| allocate(m.as_ref(), &problem, solver.as_ref()).map(|a| a.mapping))
+                        b.iter(|| allocate(*m, &problem, solver.as_ref()).map(|a| a.mapping))
                     });
                 }
                 group.finish();
