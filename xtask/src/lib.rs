@@ -24,6 +24,7 @@
 //! `reproduce --strict` found a paper result not reproduced).
 
 pub mod bench;
+pub mod extra;
 pub mod report;
 pub mod reproduce;
 pub mod svg;

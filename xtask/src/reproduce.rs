@@ -86,7 +86,8 @@ pub fn load_examples(suite: &std::path::Path, only: &[String]) -> Result<Vec<Exa
 /// `progress` is advanced once per run.
 pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile, XtaskError> {
     let registry = methods();
-    let methods = run::select_methods(&registry, &opts.method)?;
+    let extras = crate::extra::registry();
+    let (methods, extra_selected) = split_methods(&registry, &extras, &opts.method)?;
     let backends = run::backends(&opts.backend)?;
     let examples = load_examples(&opts.suite, &opts.only)?;
     let mut out = ResultsFile::new(&format!("cargo xtask reproduce --backend {} --method {}", opts.backend, opts.method), &crate::workspace_root());
@@ -100,7 +101,10 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
         let total: usize = examples
             .iter()
             .filter(|e| !run::is_metadata_only(e))
-            .map(|e| e.allocatable_arrays().len() * methods.len() * backends.len())
+            .map(|e| {
+                e.allocatable_arrays().len() * methods.len() * backends.len()
+                    + extras.iter().filter(|m| m.applies(e)).count()
+            })
             .sum();
         pb.set_length(total as u64);
     }
@@ -110,8 +114,9 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
             out.skipped.push(format!("{}: metadata only", ex.id));
             continue;
         }
-        let arrays = ex.allocatable_arrays();
-        if arrays.is_empty() {
+        let arrays = if methods.is_empty() { Vec::new() } else { ex.allocatable_arrays() };
+        let extra_applies = extras.iter().any(|m| m.applies(ex) && m.names().iter().any(|n| extra_selected.contains(n)));
+        if arrays.is_empty() && !extra_applies && !methods.is_empty() {
             out.skipped.push(format!("{}: no array with a conflict set (method-specific input that no method handles yet)", ex.id));
         }
         let size_params = run::largest_instance(ex);
@@ -142,8 +147,63 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
             problems.insert(a.clone(), problem);
         }
         out.paper.extend(paper_rows(ex, &problems, &out.records, &registry.names(), &selected_methods, &backends, opts.time_limit));
+        for m in &extras {
+            if !m.applies(ex) {
+                continue;
+            }
+            let chosen: Vec<&str> = m.names().iter().copied().filter(|n| extra_selected.contains(n)).collect();
+            if chosen.is_empty() {
+                continue;
+            }
+            if let Some(pb) = progress {
+                pb.set_message(format!("{} {}", ex.id, chosen.join(",")));
+            }
+            let r = m.run(ex, &chosen, &backends, opts.time_limit);
+            out.records.extend(r.records);
+            out.paper.extend(r.paper);
+            out.skipped.extend(r.skipped);
+            if let Some(pb) = progress {
+                pb.inc(1);
+            }
+        }
     }
     Ok(out)
+}
+
+/// Splits a `--method` selection (`all`, a name, `a,b`) into conflict-set allocators of
+/// the CLI registry and names of [`crate::extra`] methods; an unknown name is an input
+/// error listing both.
+pub fn split_methods<'a>(
+    registry: &'a polyalloc_alloc::MethodRegistry,
+    extras: &[Box<dyn crate::extra::ExampleMethod>],
+    spec: &str,
+) -> Result<(Vec<&'a dyn polyalloc_alloc::Allocator>, BTreeSet<&'static str>), XtaskError> {
+    let extra_names: Vec<&'static str> = extras.iter().flat_map(|m| m.names().iter().copied()).collect();
+    if spec.trim() == "all" {
+        return Ok((run::select_methods(registry, "all")?, extra_names.into_iter().collect()));
+    }
+    let mut alloc_names = Vec::new();
+    let mut chosen = BTreeSet::new();
+    for n in spec.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        match extra_names.iter().find(|e| **e == n) {
+            Some(e) => {
+                chosen.insert(*e);
+            }
+            None if registry.names().contains(&n) => alloc_names.push(n),
+            None => {
+                return Err(XtaskError::Input(format!(
+                    "--method: unknown method `{n}`; available: {}, {}",
+                    registry.names().join(", "),
+                    extra_names.join(", ")
+                )))
+            }
+        }
+    }
+    let methods = if alloc_names.is_empty() { Vec::new() } else { run::select_methods(registry, &alloc_names.join(","))? };
+    if methods.is_empty() && chosen.is_empty() {
+        return Err(XtaskError::Input("--method: no method selected".into()));
+    }
+    Ok((methods, chosen))
 }
 
 fn one_line(s: &str) -> String {
@@ -220,6 +280,9 @@ pub fn paper_rows(
             (None, 1) => ex.arrays.keys().next().cloned().unwrap_or_default(),
             _ => continue, // schedules, flow results: not storage mappings of an array
         };
+        if crate::extra::names().contains(&entry.method.as_str()) {
+            continue; // owned by a crate::extra method, which writes its own rows
+        }
         let is_impl = implemented.contains(&entry.method.as_str());
         if is_impl && !selected_methods.contains(entry.method.as_str()) {
             continue;

@@ -111,6 +111,11 @@ pub struct Record {
     /// Wall-clock time of the verification (ms).
     #[serde(default)]
     pub verify_ms: f64,
+    /// Method-specific results that are not a storage mapping (occupancy vectors,
+    /// schedules, shifting vectors, run-time conditions, ...), keyed by name. Each method
+    /// documents its keys in its crate; empty for the conflict-set allocators.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub details: BTreeMap<String, serde_json::Value>,
 }
 
 /// Milliseconds of a duration.
@@ -164,6 +169,7 @@ impl Record {
             solve_ms: 0.0,
             method_ms: 0.0,
             verify_ms: 0.0,
+            details: BTreeMap::new(),
         }
     }
 

@@ -1,0 +1,55 @@
+//! Methods whose input is not an array's conflict set.
+//!
+//! The conflict-set allocators (`lefe`, `smo`, `lattice*`) all take a
+//! `polyalloc_alloc::Problem` and are run uniformly by [`crate::reproduce`]. The other
+//! methods of the papers read their own section of a bench-suite file and produce their
+//! own kind of answer:
+//!
+//! * occupancy vectors (000): the `ov` section; records `ov`, `aov`, `uov`;
+//! * affine schedules (002): the `pugh` section; records `schedule`;
+//! * loop shifting, fusion and contraction by network flow (003): the `flow` section;
+//!   records `flow`.
+//!
+//! Each is an [`ExampleMethod`]. It returns its records (the common mapping fields
+//! `hyperplanes`, `moduli`, `mapping`, `size`, `verified` when it induces a storage
+//! mapping, its own results under `Record::details`) and the paper rows of the paper
+//! entries it owns, with `counts`/`reproduced` decided by its own comparison (documented
+//! in its module). The generic paper-row code skips entries of these methods.
+
+use polyalloc_cli::results::PaperRow;
+use polyalloc_cli::run::Backend;
+use polyalloc_cli::Record;
+use polyalloc_suite::Example;
+use std::time::Duration;
+
+/// What one [`ExampleMethod`] produced for one example.
+#[derive(Debug, Default)]
+pub struct ExtraRun {
+    /// One or more records per backend.
+    pub records: Vec<Record>,
+    /// The paper entries of this method in the example, side by side with the records.
+    pub paper: Vec<PaperRow>,
+    /// Things not run, with the reason (`example: why`).
+    pub skipped: Vec<String>,
+}
+
+/// A method that reads its own section of a bench-suite example.
+pub trait ExampleMethod {
+    /// The method names it records under and owns paper entries of (`["ov", "aov", "uov"]`).
+    fn names(&self) -> &'static [&'static str];
+    /// True when the example carries this method's input.
+    fn applies(&self, ex: &Example) -> bool;
+    /// Runs the method on every backend. `methods` is the subset of [`names`](Self::names)
+    /// selected by `--method`. Failures are records with a non-`ok` status, never panics.
+    fn run(&self, ex: &Example, methods: &[&str], backends: &[Backend], time_limit: Option<Duration>) -> ExtraRun;
+}
+
+/// Every method of this kind, in paper order.
+pub fn registry() -> Vec<Box<dyn ExampleMethod>> {
+    vec![]
+}
+
+/// All method names owned by [`registry`].
+pub fn names() -> Vec<&'static str> {
+    registry().iter().flat_map(|m| m.names().iter().copied()).collect()
+}
