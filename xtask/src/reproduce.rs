@@ -274,6 +274,8 @@ pub fn paper_rows(
     time_limit: Option<Duration>,
 ) -> Vec<PaperRow> {
     let mut rows = Vec::new();
+    // The paper's own baseline size, the numerator of its improvement ratios (001 Table 1).
+    let baseline = ex.paper.iter().find(|e| e.method == "lefe").and_then(|e| e.size.as_deref()).and_then(|s| Polynomial::parse(s).ok());
     for (k, entry) in ex.paper.iter().enumerate() {
         let array = match (&entry.array, ex.arrays.len()) {
             (Some(a), _) => a.clone(),
@@ -329,6 +331,8 @@ pub fn paper_rows(
             counts: false,
             reproduced: false,
             note: entry.note.clone(),
+            paper_ratio: entry.extra.get("reduction").and_then(|v| v.as_str()).map(str::to_string),
+            polyalloc_ratio: None,
         };
         if !is_impl {
             rows.push(base);
@@ -338,8 +342,13 @@ pub fn paper_rows(
             let rec = records.iter().find(|r| r.example == ex.id && r.array == array && r.method == entry.method && r.backend == b.name);
             let result = classify(entry.size.as_deref(), entry.hyperplanes.as_ref(), entry.moduli.as_ref(), rec);
             let reproduced = counts && verdict_ok && (result == "match" || result == "same size");
+            let polyalloc_ratio = match (base.paper_ratio.is_some(), &baseline, rec.and_then(|r| r.size_polynomial())) {
+                (true, Some(base_size), Some(size)) if rec.is_some_and(|r| r.status == Status::Ok) => base_size.improvement_ratio(&size),
+                _ => None,
+            };
             rows.push(PaperRow {
                 backend: Some(b.name.clone()),
+                polyalloc_ratio,
                 polyalloc_mapping: rec.and_then(|r| r.mapping.clone().or_else(|| r.error.as_deref().map(one_line))),
                 polyalloc_size: rec.and_then(|r| r.size.clone()),
                 result,
@@ -415,10 +424,18 @@ pub fn markdown(f: &ResultsFile) -> String {
     }
     for (paper, rows) in &papers {
         let _ = writeln!(s, "### {} (`{paper}`)\n", paper_title(paper));
-        s.push_str("| example | array | method | paper mapping | paper size | checker on paper mapping | backend | polyalloc mapping | polyalloc size | result |\n");
-        s.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
+        // The improvement-ratio column (001 Table 1 "Ratio") where the paper prints one.
+        let with_ratio = rows.iter().any(|r| r.paper_ratio.is_some());
+        s.push_str("| example | array | method | paper mapping | paper size | checker on paper mapping | backend | polyalloc mapping | polyalloc size | result |");
+        s.push_str(if with_ratio { " ratio: paper / polyalloc |\n" } else { "\n" });
+        s.push_str("|---|---|---|---|---|---|---|---|---|---|");
+        s.push_str(if with_ratio { "---|\n" } else { "\n" });
         for r in rows {
-            let _ = writeln!(
+            let ratio = match (&r.paper_ratio, &r.polyalloc_ratio) {
+                (None, None) => "-".to_string(),
+                (p, o) => format!("{} / {}", p.as_deref().unwrap_or("-"), o.as_deref().unwrap_or("-")),
+            };
+            let _ = write!(
                 s,
                 "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 r.example,
@@ -432,6 +449,10 @@ pub fn markdown(f: &ResultsFile) -> String {
                 code(r.polyalloc_size.as_deref()),
                 result_cell(r)
             );
+            if with_ratio {
+                let _ = write!(s, " {ratio} |");
+            }
+            s.push('\n');
         }
         s.push('\n');
     }

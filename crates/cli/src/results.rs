@@ -80,6 +80,14 @@ pub struct PaperRow {
     pub reproduced: bool,
     #[serde(default)]
     pub note: Option<String>,
+    /// The paper's improvement ratio over its baseline, as printed (001 Table 1
+    /// "Ratio": `B/3`, `2N/5`); `null` when the paper prints none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paper_ratio: Option<String>,
+    /// The same ratio for polyalloc's mapping: the paper's baseline size over
+    /// polyalloc's size, leading terms (`Polynomial::improvement_ratio`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub polyalloc_ratio: Option<String>,
 }
 
 /// Solve-time statistics over repeated runs (milliseconds).

@@ -1,6 +1,7 @@
 //! Multivariate polynomials with integer coefficients in the parameters (mapping sizes).
 
 use crate::error::{Error, Result};
+use crate::int::gcd;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -51,6 +52,46 @@ impl Polynomial {
     pub fn degree(&self) -> u32 {
         self.terms.keys().map(|m| m.values().sum()).max().unwrap_or(0)
     }
+    /// The leading term `c * P^d` of a polynomial in at most one parameter: the
+    /// coefficient, the degree and the parameter (empty for a constant). `None` when
+    /// the highest-degree part has several terms or mixes parameters (`N*M`), or for zero.
+    pub fn leading_term(&self) -> Option<(i64, u32, String)> {
+        let d = self.degree();
+        let mut it = self.terms().filter(|(m, _)| m.values().sum::<u32>() == d);
+        let (m, c) = it.next()?;
+        if it.next().is_some() || m.len() > 1 {
+            return None;
+        }
+        Some((c, d, m.keys().next().cloned().unwrap_or_default()))
+    }
+
+    /// The improvement ratio `self / size` in order of magnitude, the "Ratio" column of
+    /// Table 1 of 001 (Darte, Isoard, Yuki, Sec. 5.4): the quotient of the leading terms,
+    /// printed as the paper prints it (`1`, `3/2`, `N/2`, `2N/5`, `B/20`). `None` when a
+    /// leading term is not a single one-parameter monomial, when `size` grows faster than
+    /// `self`, or on a non-positive leading coefficient.
+    pub fn improvement_ratio(&self, size: &Polynomial) -> Option<String> {
+        let (cb, db, vb) = self.leading_term()?;
+        let (cs, ds, vs) = size.leading_term()?;
+        if ds > db || cb <= 0 || cs <= 0 {
+            return None;
+        }
+        let var = if db > 0 { vb } else { vs };
+        let g = gcd(cb, cs);
+        let (num, den) = (cb / g, cs / g);
+        let power = match db - ds {
+            0 => String::new(),
+            1 => var,
+            k => format!("{var}^{k}"),
+        };
+        let head = match (num, power.is_empty()) {
+            (n, true) => n.to_string(),
+            (1, false) => power,
+            (n, false) => format!("{n}{power}"),
+        };
+        Some(if den == 1 { head } else { format!("{head}/{den}") })
+    }
+
     /// Checked sum.
     pub fn checked_add(&self, o: &Polynomial) -> Result<Polynomial> {
         let mut r = self.clone();
