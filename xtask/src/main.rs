@@ -88,6 +88,10 @@ enum Command {
         /// The results directory.
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
+        /// Write nothing; exit with 3 when REPORT.md or a plot differs from what the
+        /// results files give (the report drifted from the results).
+        #[arg(long)]
+        check: bool,
     },
 }
 
@@ -219,7 +223,7 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
             print!("{}", report.to_markdown());
             Ok(if report.regressions().is_empty() { EXIT_OK } else { EXIT_CHECK })
         }
-        Command::Report { dir } => {
+        Command::Report { dir, check } => {
             let dir = dir.unwrap_or_else(results_dir);
             let latest_path = dir.join("latest.json");
             if !latest_path.exists() {
@@ -228,6 +232,13 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
             let latest = ResultsFile::load(&latest_path)?;
             let bench_path = dir.join("bench.json");
             let bench = if bench_path.exists() { Some(ResultsFile::load(&bench_path)?) } else { None };
+            if check {
+                let stale = report::check(&dir, &latest, bench.as_ref());
+                for p in &stale {
+                    eprintln!("xtask: report --check: {} is out of date; run `cargo xtask report`", p.display());
+                }
+                return Ok(if stale.is_empty() { EXIT_OK } else { EXIT_CHECK });
+            }
             report::write(&dir, &latest, bench.as_ref())?;
             eprintln!("xtask: wrote {}", dir.join("REPORT.md").display());
             Ok(EXIT_OK)

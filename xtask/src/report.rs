@@ -139,3 +139,22 @@ pub fn write(dir: &Path, latest: &ResultsFile, bench: Option<&ResultsFile>) -> R
     write_atomic(&dir.join("REPORT.md"), markdown(latest, bench).as_bytes())?;
     Ok(())
 }
+
+/// The files [`write`] produces, with their contents.
+fn artefacts(dir: &Path, latest: &ResultsFile, bench: Option<&ResultsFile>) -> Vec<(std::path::PathBuf, String)> {
+    vec![
+        (dir.join("plots").join("sizes.svg"), sizes_svg(latest)),
+        (dir.join("plots").join("solve-time.svg"), time_svg(latest, bench)),
+        (dir.join("REPORT.md"), markdown(latest, bench)),
+    ]
+}
+
+/// `cargo xtask report --check`: the generated files that differ from what [`write`]
+/// would write now (missing files included); empty when the report is up to date.
+pub fn check(dir: &Path, latest: &ResultsFile, bench: Option<&ResultsFile>) -> Vec<std::path::PathBuf> {
+    artefacts(dir, latest, bench)
+        .into_iter()
+        .filter(|(path, text)| std::fs::read_to_string(path).ok().as_deref() != Some(text.as_str()))
+        .map(|(path, _)| path)
+        .collect()
+}
