@@ -77,7 +77,7 @@ fn table1_rows_are_reproduced_on_every_backend() {
 }
 
 /// The n = 9 produce-consume comparison of 004 Sec. 6: SMO needs 17 cells where Bee+Cl@k
-/// (the lattice method, as the paper ran it) needed 61 and the baseline 81.
+/// (the lattice tool, file method `beeclak`) needed 61 and the baseline 81.
 #[test]
 fn produce_consume_n9_beats_the_lattice_tool_of_the_paper() {
     let ex = table1_examples().into_iter().find(|e| e.id == "smo-produce-consume-n9").expect("file");

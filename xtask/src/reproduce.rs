@@ -60,7 +60,7 @@ impl Default for Options {
 /// Other methods (`ov`, `aov` under substituted schedules, `schedule`, `flow`) have
 /// their own semantics, checked elsewhere.
 fn conflict_set_method(m: &str) -> bool {
-    matches!(m, "lefe" | "smo" | "lattice" | "lattice-h1" | "lattice-h2" | "lattice-h3")
+    matches!(m, "lefe" | "smo" | "lattice" | "lattice-h1" | "lattice-h2" | "lattice-h3" | "beeclak")
 }
 
 /// Loads the suite and keeps the selected examples (an unknown `--only` id is an error).
