@@ -12,6 +12,9 @@ use polyalloc_cli::run;
 use polyalloc_cli::{methods, Status};
 use std::fmt::Write;
 
+#[path = "bench_flow.rs"]
+mod bench_flow;
+
 /// Options of a bench run.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -23,6 +26,9 @@ pub struct Options {
 /// Runs the benchmark. The results file holds the records of the first run of each
 /// combination and one [`BenchRecord`] per combination.
 pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile, XtaskError> {
+    if opts.reproduce.method.trim() == "flow" {
+        return bench_flow::only(opts); // paper 003: network flow vs ILP backends
+    }
     let repeat = opts.repeat.max(1);
     let registry = methods();
     let methods = run::select_methods(&registry, &opts.reproduce.method)?;
@@ -96,6 +102,7 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
             }
         }
     }
+    bench_flow::extend(opts, &mut out)?;
     Ok(out)
 }
 

@@ -22,6 +22,13 @@ use polyalloc_cli::Record;
 use polyalloc_suite::Example;
 use std::time::Duration;
 
+#[path = "extra/ov.rs"]
+mod ov;
+#[path = "extra/sched.rs"]
+mod sched;
+#[path = "extra/flow.rs"]
+mod flow;
+
 /// What one [`ExampleMethod`] produced for one example.
 #[derive(Debug, Default)]
 pub struct ExtraRun {
@@ -46,7 +53,11 @@ pub trait ExampleMethod {
 
 /// Every method of this kind, in paper order.
 pub fn registry() -> Vec<Box<dyn ExampleMethod>> {
-    vec![]
+    vec![
+        Box::new(ov::OvMethod),
+        Box::new(sched::Schedule),
+        Box::new(flow::Flow),
+    ]
 }
 
 /// All method names owned by [`registry`].

@@ -1,6 +1,8 @@
 //! `cargo xtask`: reproduce, bench, compare, report. See the crate documentation
 //! (`xtask/src/lib.rs`) and the README ("cargo xtask").
 
+mod kernels;
+
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use polyalloc_cli::results::ResultsFile;
@@ -83,6 +85,10 @@ enum Command {
         #[arg(long)]
         partial: bool,
     },
+    /// Kernels of 004 Table II with full storage and each method's folded mapping (plain
+    /// and with the Sec. 5 mitigations): time, memory, bit-identical outputs; writes the
+    /// `kernels` section of results/latest.json.
+    Kernels(kernels::KernelsArgs),
     /// Writes results/REPORT.md and SVG plots from results/latest.json (and bench.json).
     Report {
         /// The results directory.
@@ -190,10 +196,17 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
         Command::Reproduce { sel, strict, out } => {
             note_backends(&sel.backend);
             let pb = progress_bar();
-            let results = reproduce::run(&sel.options()?, Some(&pb))?;
+            let mut results = reproduce::run(&sel.options()?, Some(&pb))?;
             pb.finish_and_clear();
             print!("{}", reproduce::markdown(&results));
             let path = out.unwrap_or_else(|| results_dir().join("latest.json"));
+            // `cargo xtask kernels` owns the `kernels` section of the same file: keep it.
+            if path.exists() {
+                match ResultsFile::load(&path) {
+                    Ok(old) => results.kernels = old.kernels,
+                    Err(e) => eprintln!("xtask: {} not readable ({e}); its kernels section is not carried over", path.display()),
+                }
+            }
             results.save(&path)?;
             eprintln!("xtask: wrote {}", path.display());
             let missing = reproduce::not_reproduced(&results);
@@ -223,6 +236,7 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
             print!("{}", report.to_markdown());
             Ok(if report.regressions().is_empty() { EXIT_OK } else { EXIT_CHECK })
         }
+        Command::Kernels(args) => kernels::main(args),
         Command::Report { dir, check } => {
             let dir = dir.unwrap_or_else(results_dir);
             let latest_path = dir.join("latest.json");

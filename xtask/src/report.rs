@@ -129,6 +129,70 @@ pub fn markdown(latest: &ResultsFile, bench: Option<&ResultsFile>) -> String {
 \"checker on paper mapping\" is the exact checker's verdict on the paper's own mapping.\n\n",
     );
     s.push_str(&crate::reproduce::markdown(latest));
+    if !latest.kernels.is_empty() {
+        s.push_str("\n## Kernels with folded storage (004 Table II)\n\n");
+        s.push_str(
+            "`cargo xtask kernels`: each kernel with full storage (reference), the `lefe` baseline and the other \
+methods' mappings, computed by the allocators; `plain`: a remainder on every access; `tuned`: the 004 Sec. 5 \
+mitigations per storage row (`base`: subtract a base, no modulus; `mask`: power-of-two modulus; `padA->B`: \
+modulus just below a power of two padded to it, proven valid by the exact checker; `condsubK`: K branch-free \
+conditional subtractions; all-`base` rows collapse into one affine index; \
+`urem`: unsigned 32-bit remainder). Time: median over the repetitions (min-max in brackets); \
+speedups are relative to full storage and to `lefe` in the same variant. Bytes: the folded array(s) only; \
+peak RSS: the whole process during those runs (inputs included). Sizes: `crates/kernels/README.md`. \
+Timings come from whatever machine ran the command; on a shared machine they are noisy: rows with the same \
+mapping (e.g. `smo` and `lattice`) show the noise level.\n\n",
+        );
+        s.push_str(&kernels_markdown(&latest.kernels));
+    }
+    s
+}
+
+fn human_bytes(b: u64) -> String {
+    let b = b as f64;
+    if b >= 1e9 {
+        format!("{:.2} GB", b / 1e9)
+    } else if b >= 1e6 {
+        format!("{:.1} MB", b / 1e6)
+    } else if b >= 1e3 {
+        format!("{:.1} kB", b / 1e3)
+    } else {
+        format!("{b} B")
+    }
+}
+
+/// The kernels table (`cargo xtask kernels`, REPORT.md).
+pub fn kernels_markdown(records: &[polyalloc_cli::results::KernelRecord]) -> String {
+    let mut s = String::new();
+    s.push_str("| kernel | size | method | variant | mitigation | mapping | ms (min-max) | vs full | vs lefe | bytes | full / folded bytes | peak RSS | output equal |\n");
+    s.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for r in records {
+        let spread = r.kernel_ms_spread.as_ref().map(|x| format!(" ({:.1}-{:.1})", x.min, x.max)).unwrap_or_default();
+        let vs_full = if r.variant == "full" { "1.00x".to_string() } else { format!("{:.2}x", r.reference_ms / r.kernel_ms) };
+        let vs_lefe = match r.baseline_ms {
+            Some(b) if r.variant != "full" => format!("{:.2}x", b / r.kernel_ms),
+            _ => String::new(),
+        };
+        let ratio = if r.kernel_bytes > 0 { format!("{:.1}x", r.reference_bytes as f64 / r.kernel_bytes as f64) } else { String::new() };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | `{}` | {:.1}{} | {} | {} | {} | {} | {} | {} |",
+            r.kernel,
+            r.size,
+            r.method,
+            r.variant,
+            r.mitigation,
+            r.mapping,
+            r.kernel_ms,
+            spread,
+            vs_full,
+            vs_lefe,
+            human_bytes(r.kernel_bytes),
+            ratio,
+            r.peak_rss_bytes.map(human_bytes).unwrap_or_else(|| "n/a".into()),
+            if r.output_equal { "yes" } else { "**NO**" }
+        );
+    }
     s
 }
 

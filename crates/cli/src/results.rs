@@ -130,6 +130,51 @@ pub struct BenchRecord {
     pub size: Option<String>,
 }
 
+/// One `cargo xtask kernels` measurement: a kernel of 004 Table II run with one
+/// method's mapping (or full storage) in one variant (crate `polyalloc-kernels`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KernelRecord {
+    /// The bench-suite example whose conflict set gave the mapping (`smo-blur-tiled`).
+    pub example: String,
+    /// The kernel (`blur-tiled`).
+    pub kernel: String,
+    /// `full` (reference), or the method (`lefe`, `smo`, `lattice`, ...).
+    pub method: String,
+    /// `full`, `plain` (remainder on every access) or `tuned` (004 Sec. 5 mitigations).
+    pub variant: String,
+    /// Per storage row: `none`, or `base`, `mask`, `padP->Q`, `condsub`, `urem`.
+    #[serde(default)]
+    pub mitigation: String,
+    /// The mapping as printed.
+    #[serde(default)]
+    pub mapping: String,
+    /// Problem size (`N=8192 B=512`).
+    #[serde(default)]
+    pub size: String,
+    /// Median run time (ms).
+    pub kernel_ms: f64,
+    /// Median, min and max over the repetitions.
+    #[serde(default)]
+    pub kernel_ms_spread: Option<Spread>,
+    /// Bytes of the folded array(s) (all tiles).
+    pub kernel_bytes: u64,
+    /// Median run time with full storage (ms).
+    pub reference_ms: f64,
+    /// Bytes of the full array.
+    #[serde(default)]
+    pub reference_bytes: u64,
+    /// Median run time with the `lefe` mapping in the same variant (ms).
+    pub baseline_ms: Option<f64>,
+    /// Peak resident memory of the process during these runs (inputs included).
+    #[serde(default)]
+    pub peak_rss_bytes: Option<u64>,
+    /// Live-out values bit-identical to the full-storage run.
+    pub output_equal: bool,
+    /// Number of repetitions.
+    #[serde(default)]
+    pub reps: usize,
+}
+
 /// A results file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResultsFile {
@@ -155,6 +200,9 @@ pub struct ResultsFile {
     /// Examples or arrays that were not run, with the reason.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<String>,
+    /// Kernel runs with folded storage (`cargo xtask kernels`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kernels: Vec<KernelRecord>,
 }
 
 impl ResultsFile {
@@ -170,6 +218,7 @@ impl ResultsFile {
             paper: Vec::new(),
             bench: Vec::new(),
             skipped: Vec::new(),
+            kernels: Vec::new(),
         }
     }
 

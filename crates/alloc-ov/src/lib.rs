@@ -1,0 +1,267 @@
+//! # polyalloc-alloc-ov: occupancy vectors (Thies, Vivien, Amarasinghe)
+//!
+//! The method of paper 000 ("A Step Towards Unifying Schedule and Storage
+//! Optimization"), for programs in its domain (Sec. 4.1): single assignment, the
+//! iteration space of each statement is the data space of the array it writes,
+//! one-dimensional affine schedules `Theta_S(x, n) = a_S . x + b_S . n + c_S` (Eq. 3).
+//! An **occupancy vector** `v` of an array collapses the cells `l` and `l + k v`
+//! (Sec. 3.3.1); it is valid for a schedule when no value is overwritten before its
+//! last read. Unlike the conflict-set allocators, the input is the program itself
+//! (the `program` and `ov` sections of a bench-suite file), and the answer is a vector,
+//! a set of schedules, or both; the storage mapping a vector induces is then converted
+//! to the common [`polyalloc_formulation::ModularMapping`] form and verified by the
+//! exact checker against the conflict set of the program under concrete schedules,
+//! like every other method.
+//!
+//! ## What is implemented
+//!
+//! * [`model`]: statements, flow dependences `P_j = (R_j, T_j, h_j, P_j)` (Eq. 2),
+//!   computed from the program's read accesses (default) or read from the file's
+//!   `ov.dependences`, and the schedule-coefficient space `E` named as in the paper
+//!   (`a, b, c, d, e`, with `_k` per statement when there are several).
+//! * [`solve`]: the schedule constraints (6) and storage constraints (7), plus the
+//!   write-order condition of the occupancy vector (Sec. 3.3.1, condition 2),
+//!   linearised by the **vertex method** (Sec. 3.2.4, 4.5: vertices of the dependence
+//!   domains `P_j` and of the storage domains `Z_j`, rays for unbounded parameters,
+//!   Eq. 12). Then
+//!   * **Problem 2.1** ([`solve::Engine::ov_for_schedule`], Sec. 4.6.1): the shortest
+//!     integer occupancy vector for a given schedule, minimum Manhattan length then the
+//!     evenness objective `sum_ij ||v_i| - |v_j||`;
+//!   * **Problem 2.2** ([`solve::Engine::schedules_for`], Sec. 4.6.2): the linearised
+//!     constraints on the schedules valid for given vectors, printed like the paper
+//!     (`a - 2*b >= 0`), and the schedule of least latency (an ILP);
+//!   * **Problem 2.3** ([`solve::Engine::aov`], Sec. 4.6.3): the shortest affine
+//!     occupancy vector (AOV), valid for every legal one-dimensional affine schedule,
+//!     with **Farkas' lemma over the schedule polyhedron `R`** for each linearised
+//!     storage form (a feasibility problem per form, solved through the
+//!     [`polyalloc_ilp::Solver`] trait).
+//! * The paper's own integer programs ([`solve::Engine::paper_ilp`]): the storage
+//!   constraints with `v` symbolic (vertex method on `P_j`, the paper's assumption that
+//!   `Z_j` is non-empty), the Manhattan and evenness objectives by
+//!   [`polyalloc_ilp::LexSolve`], for a given schedule (Sec. 4.6.1) or with Farkas'
+//!   multipliers over `R` and `v` unknown (Sec. 4.6.3, the system of Sec. 5.1.4). It is
+//!   reported next to the exact search, whose answer is the one used (see below); it
+//!   applies to arrays with one writer.
+//! * [`uov`]: the universal occupancy vector check of Strout et al. (Sec. 6) for
+//!   stencils, so that Example 1 reports UOV `(3, 0)` next to AOV `(2, 1)`.
+//! * [`mapping`]: the storage mapping of Sec. 3.3.2 (unimodular completion, projection
+//!   `Pi_v`, modulation for non-primitive vectors, offset), printed as the paper's
+//!   transformed code prints it (`A[2*j - i + m]`) and as a modular mapping.
+//!
+//! ## Design decisions and deviations (with the reason)
+//!
+//! * **Vertex method, exact, for both linearisations of `x` and `n`**, Farkas only for
+//!   the last step (the schedule polyhedron), exactly the split the paper recommends
+//!   (Sec. 3.2.4, 4.5, 4.7: "the Farkas method can be applied only once"). The storage
+//!   domain `Z_j` depends on `v`, so its vertices are parametric in `v` (the paper
+//!   decomposes the `v` space into chambers, Sec. 4.5.2). We do not build chambers:
+//!   the integer vectors are **enumerated** by increasing Manhattan length, then
+//!   evenness, then decreasing lexicographic order, and each candidate is decided
+//!   exactly (for a fixed `v`, `Z_j` is an ordinary polyhedron: its vertices are
+//!   evaluated exactly for a given schedule, and each resulting form is proven on every
+//!   legal schedule by a Farkas feasibility problem through the solver). The first valid
+//!   candidate is therefore the optimum of the paper's two-stage integer program, with
+//!   integrality guaranteed (the paper solves the relaxation and notes it is integral
+//!   on its examples). The search is bounded by [`solve::OvOptions::max_length`].
+//! * The vertex method is exact over the **rational** points of each domain; on
+//!   integer points it is conservative (a constraint may be required at a rational
+//!   vertex that is no iteration), as in the paper (Sec. 3.1, Feautrier's remark).
+//!   Domains are integer-tightened first.
+//! * **Write order.** Sec. 3.3.1 requires `l` to be written before `l + v`; the paper
+//!   relies on it without listing it among (13). We add it as a constraint family (the
+//!   storage constraint is only meaningful with it). Consequence, as the paper notes
+//!   (Sec. 4.6.1): an array none of whose values is read gets `v = 0` (one cell).
+//! * **Several writers of one array** (Example 3: `S1` on the faces, `S2` inside): the
+//!   next writer of `h(x) + v` is whichever statement's domain piece contains it, so a
+//!   storage family is built for every (writer, domain piece), each on its own `Z`;
+//!   write-order families for every pair of pieces. This is the paper's reasoning for
+//!   Example 3 ("the domains of the three constraints above are empty").
+//! * Problem 2.3 first refutes a candidate exactly with the known legal schedules
+//!   (the program's and the file's `legal_schedules`), then proves it with Farkas.
+//! * Strict storage constraint (read strictly before overwrite): option
+//!   [`solve::OvOptions::strict`]; Example 1 then gives the OV `(2, 0)` of Fig. 7.
+//! * The checker's conflict sets use the bench-suite semantics (reads before writes
+//!   at one time step), i.e. Eq. (7).
+
+pub mod geom;
+pub mod mapping;
+pub mod model;
+pub mod print;
+pub mod solve;
+pub mod uov;
+
+use polyalloc_alloc::{AllocError, Problem, Verification};
+use polyalloc_formulation::{BasicSet, ModularMapping, Set, Tuple};
+use polyalloc_ilp::Solver;
+use polyalloc_suite::Example;
+use std::collections::BTreeMap;
+
+pub use mapping::{induced, Induced};
+pub use model::{DependenceSource, OvProgram};
+pub use solve::{Engine, Found, OvOptions, ValidSchedules};
+
+/// Why an occupancy-vector computation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum OvError {
+    /// The input is malformed (file, field, what was expected).
+    #[error("{0}")]
+    Input(String),
+    /// The program is outside the paper's domain or a case we do not handle.
+    #[error("not supported: {0}")]
+    Unsupported(String),
+    /// No legal one-dimensional affine schedule (Eq. (6) has no solution).
+    #[error("no legal one-dimensional affine schedule for {0}")]
+    NoSchedule(String),
+    /// The bounded search found nothing.
+    #[error("{0}")]
+    NotFound(String),
+    /// A solver failed (other than infeasibility, which is an answer).
+    #[error("solver: {0}")]
+    Solver(String),
+    /// Exact arithmetic overflowed.
+    #[error("integer overflow in {0}")]
+    Overflow(String),
+    #[error(transparent)]
+    Formulation(#[from] polyalloc_formulation::Error),
+    #[error(transparent)]
+    LinAlg(#[from] polyalloc_formulation::intlin::LinAlgError),
+    #[error("ILP model: {0}")]
+    Model(#[from] polyalloc_ilp::ModelError),
+}
+
+/// Formats `sum coeffs[k] * names[k] + constant` as the paper writes it:
+/// `2*j - i + m`, `a + 2*b - 1`, `0`.
+pub fn fmt_linear(coeffs: &[i64], names: &[String], constant: i64) -> String {
+    let mut s = String::new();
+    for (&c, n) in coeffs.iter().zip(names) {
+        if c == 0 {
+            continue;
+        }
+        let a = c.unsigned_abs();
+        if s.is_empty() {
+            if c < 0 {
+                s.push('-');
+            }
+        } else {
+            s.push_str(if c < 0 { " - " } else { " + " });
+        }
+        if a != 1 {
+            s.push_str(&format!("{a}*{n}"));
+        } else {
+            s.push_str(n);
+        }
+    }
+    if s.is_empty() {
+        return constant.to_string();
+    }
+    if constant != 0 {
+        s.push_str(if constant < 0 { " - " } else { " + " });
+        s.push_str(&constant.unsigned_abs().to_string());
+    }
+    s
+}
+
+/// Everything read from one example: the program, the data spaces, the legal schedules.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub prog: OvProgram,
+    /// Array -> (tuple, data space aligned to the program's parameters).
+    pub arrays: BTreeMap<String, (Tuple, BasicSet)>,
+    /// The file's `ov.legal_schedules`, per statement as isl relations.
+    pub legal: Vec<BTreeMap<String, String>>,
+}
+
+impl Setup {
+    /// Reads an example that has an `ov` section.
+    pub fn from_example(ex: &Example, source: DependenceSource) -> Result<Setup, OvError> {
+        let prog = OvProgram::from_example(ex, source)?;
+        let mut arrays = BTreeMap::new();
+        for a in prog.writers.keys() {
+            let spec = ex.arrays.get(a).ok_or_else(|| OvError::Input(format!("{}: no entry `arrays.{a}`", ex.file.display())))?;
+            let set = Set::parse(&spec.space).map_err(|e| OvError::Input(format!("{}: arrays.{a}.space: {e}", ex.file.display())))?;
+            let [piece] = set.pieces() else {
+                return Err(OvError::Unsupported(format!("{}: the data space of `{a}` must be one polyhedron", ex.file.display())));
+            };
+            arrays.insert(a.clone(), (set.space().output.clone(), piece.align_params(&prog.params)?));
+        }
+        let mut legal = Vec::new();
+        if let Some(ls) = ex.extra.get("ov").and_then(|o| o.get("legal_schedules")) {
+            let arr = ls.as_array().ok_or_else(|| OvError::Input(format!("{}: ov.legal_schedules: expected an array", ex.file.display())))?;
+            for (k, s) in arr.iter().enumerate() {
+                legal.push(schedule_object(s).ok_or_else(|| {
+                    OvError::Input(format!("{}: ov.legal_schedules[{k}]: expected an object statement -> isl relation", ex.file.display()))
+                })?);
+            }
+        }
+        Ok(Setup { prog, arrays, legal })
+    }
+
+    /// The program's own schedule per statement (isl text from the file).
+    pub fn program_schedule_text(&self, ex: &Example) -> BTreeMap<String, String> {
+        ex.program.as_ref().map(|p| p.statements.iter().map(|s| (s.name.clone(), s.schedule.clone())).collect()).unwrap_or_default()
+    }
+
+    /// An engine whose witnesses are the program's schedule and the legal schedules
+    /// (only those that satisfy the schedule constraints exactly).
+    pub fn engine<'a>(&'a self, solver: &'a dyn Solver, opts: OvOptions) -> Result<Engine<'a>, OvError> {
+        let mut e = Engine::new(&self.prog, solver, opts);
+        let mut w = vec![self.prog.program_schedule()];
+        for l in &self.legal {
+            w.push(self.prog.parse_schedule(l)?);
+        }
+        let mut ok = Vec::new();
+        for t in w {
+            if e.is_legal(&t)? && !ok.contains(&t) {
+                ok.push(t);
+            }
+        }
+        e.witnesses = ok;
+        Ok(e)
+    }
+
+    /// A schedule point as isl relations per statement (`[m, n] -> { S[i, j] -> [i] }`).
+    pub fn isl_schedule(&self, th: &[i64]) -> BTreeMap<String, String> {
+        let strs = self.prog.schedule_strings(th);
+        self.prog
+            .statements
+            .iter()
+            .map(|st| {
+                (st.name.clone(), format!("[{}] -> {{ {}[{}] -> [{}] }}", self.prog.params.join(", "), st.name, st.dims.join(", "), strs[&st.name]))
+            })
+            .collect()
+    }
+}
+
+/// `{"S": "..."}` as a map.
+pub fn schedule_object(v: &serde_json::Value) -> Option<BTreeMap<String, String>> {
+    v.as_object()?.iter().map(|(k, s)| Some((k.clone(), s.as_str()?.to_string()))).collect()
+}
+
+/// Verifies `mapping` of `array` with the exact checker (`polyalloc_alloc::verify`)
+/// against the conflict set of the example's program with its schedules replaced by
+/// `schedule` (statement -> isl relation).
+pub fn verify_under(
+    ex: &Example,
+    array: &str,
+    mapping: &ModularMapping,
+    schedule: &BTreeMap<String, String>,
+    solver: &dyn Solver,
+    method: &str,
+) -> Result<Verification, AllocError> {
+    let problem = problem_under(ex, array, schedule).map_err(|e| AllocError::method(method, e.to_string()))?;
+    polyalloc_alloc::verify(&problem, mapping, solver, method)
+}
+
+/// The allocation problem (conflict set) of `array` for the example's program with its
+/// schedules replaced by `schedule` (statement -> isl relation).
+pub fn problem_under(ex: &Example, array: &str, schedule: &BTreeMap<String, String>) -> Result<Problem, polyalloc_suite::SuiteError> {
+    let mut ex2 = ex.clone();
+    if let Some(p) = ex2.program.as_mut() {
+        for st in p.statements.iter_mut() {
+            if let Some(s) = schedule.get(&st.name) {
+                st.schedule = s.clone();
+            }
+        }
+    }
+    ex2.problem(array)
+}

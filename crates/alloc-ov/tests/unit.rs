@@ -1,0 +1,82 @@
+//! Unit checks of the pieces of the occupancy-vector method against hand computations
+//! and the paper's worked examples.
+
+use polyalloc_alloc_ov::solve::{candidates, evenness};
+use polyalloc_alloc_ov::{fmt_linear, induced};
+use polyalloc_formulation::{BasicSet, Polynomial, Set};
+
+fn space(text: &str) -> (polyalloc_formulation::Tuple, BasicSet, Vec<String>) {
+    let s = Set::parse(text).unwrap();
+    let p = s.space().params.clone();
+    (s.space().output.clone(), s.pieces()[0].clone(), p)
+}
+
+#[test]
+fn evenness_is_the_objective_of_sec_4_6_1() {
+    // sum_i sum_j ||v_i| - |v_j||: (2, 1) -> 2 * |2 - 1| = 2; (3, 0) -> 6; (1, 1, 1) -> 0.
+    assert_eq!(evenness(&[2, 1]), 2);
+    assert_eq!(evenness(&[3, 0]), 6);
+    assert_eq!(evenness(&[1, 1, 1]), 0);
+    assert_eq!(evenness(&[-2, 1]), 2);
+}
+
+#[test]
+fn candidates_enumerate_every_vector_of_a_length_once() {
+    // Vectors of Manhattan length L in dimension 2: 4L of them (L >= 1).
+    for l in 1..6 {
+        let c = candidates(2, l);
+        assert_eq!(c.len(), 4 * l as usize);
+        let mut d = c.clone();
+        d.sort();
+        d.dedup();
+        assert_eq!(d.len(), c.len());
+        assert!(c.iter().all(|v| v.iter().map(|x| x.abs()).sum::<i64>() == l));
+        // Ordered by evenness.
+        assert!(c.windows(2).all(|w| evenness(&w[0]) <= evenness(&w[1])));
+    }
+    // Dimension 3, length 3: 4*9 + 2 = 38 (hand count: 8 of (1,1,1)-type, 24 of (2,1,0)-type, 6 of (3,0,0)-type).
+    assert_eq!(candidates(3, 3).len(), 38);
+    assert_eq!(candidates(3, 3)[0], vec![1, 1, 1]);
+}
+
+#[test]
+fn mappings_of_sec_3_3_2() {
+    let (t, s, p) = space("[m, n] -> { A[i, j] : 1 <= i <= m and 1 <= j <= n }");
+    // v = (1, 0): U = I, Pi = (0, 1), A[j] (Fig. 6).
+    let a = induced(&[1, 0], &t, &s, &p).unwrap();
+    assert_eq!(a.pi, vec![vec![0, 1]]);
+    assert_eq!(a.printed_paper, "A[j]");
+    assert_eq!(a.size, Polynomial::parse("n").unwrap());
+    // v = (2, 0): (j, i mod 2), 2n cells (Fig. 7).
+    let b = induced(&[2, 0], &t, &s, &p).unwrap();
+    assert_eq!((b.pi.clone(), b.y.clone(), b.g), (vec![vec![0, 1]], vec![1, 0], 2));
+    assert_eq!(b.printed_paper, "A[j][i mod 2]");
+    assert_eq!(b.size, Polynomial::parse("2*n").unwrap());
+    // v = (2, 1): U = [[2, 1], [1, 0]] here (the paper takes [[2, 1], [1, 1]]); both
+    // give Pi = +-(-1, 2) (Sec. 5.1.4), and U has v as first column and is unimodular.
+    let c = induced(&[2, 1], &t, &s, &p).unwrap();
+    assert_eq!(c.pi, vec![vec![-1, 2]]);
+    assert_eq!((c.u[0][0], c.u[1][0]), (2, 1));
+    let det = c.u[0][0] * c.u[1][1] - c.u[0][1] * c.u[1][0];
+    assert_eq!(det.abs(), 1);
+    assert_eq!(c.printed, "A[2*j - i + m - 2]");
+    assert_eq!(c.printed_paper, "A[2*j - i + m]");
+    // A non-primitive vector: (4, 2) = 2 * (2, 1), modulation by 2.
+    let d = induced(&[4, 2], &t, &s, &p).unwrap();
+    assert_eq!(d.g, 2);
+    // y . v0 = 1 and Pi v0 = 0 (Sec. 3.3.2).
+    assert_eq!(d.y[0] * 2 + d.y[1], 1);
+    assert_eq!(d.pi[0][0] * 2 + d.pi[0][1], 0);
+    // v = (3, 5): no unit component, the Hermite completion.
+    let e = induced(&[3, 5], &t, &s, &p).unwrap();
+    assert_eq!(e.y[0] * 3 + e.y[1] * 5, 1);
+    assert_eq!(e.pi[0][0] * 3 + e.pi[0][1] * 5, 0);
+}
+
+#[test]
+fn linear_forms_print_like_the_paper() {
+    let n = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(fmt_linear(&[1, 2], &n(&["a", "b"]), -1), "a + 2*b - 1");
+    assert_eq!(fmt_linear(&[-1, 2], &n(&["i", "j"]), 0), "-i + 2*j");
+    assert_eq!(fmt_linear(&[0, 0], &n(&["i", "j"]), 0), "0");
+}

@@ -1,0 +1,611 @@
+//! # polyalloc-kernels: the kernels of 004 Table II with folded storage
+//!
+//! The papers claim that a modular storage mapping (004 Sec. 3, "storage hyperplanes"
+//! and "contraction moduli"; 001 Sec. 2, lattice-based allocation) saves memory at
+//! little or no cost in time. This crate measures that claim: each benchmark of 004
+//! Table II (and produce-consume, 004 Fig. 2) is written **once** against the
+//! [`layout::Layout`] abstraction (index function inlined, kernel monomorphised per
+//! layout) and runs with
+//!
+//! * full storage (the totally expanded array: the reference),
+//! * the baseline successive-modulo mapping (`lefe`, Lefebvre-Feautrier, 004 Sec. 2.1),
+//! * the mapping of any other conflict-set method (`smo`, `lattice`, ...),
+//!
+//! where every mapping is obtained **at run time** from the allocator
+//! (`polyalloc_alloc::allocate` on the bench-suite example's conflict set, which also
+//! verifies it with the exact checker): when a method improves, the kernels use the
+//! improvement. Each folded run exists in two variants ([`Variant`]): `plain` (every
+//! folded row computes a Euclidean remainder on every access) and `tuned` (the
+//! mitigations of 004 Sec. 5: subtract a base when the row's range fits in the modulus,
+//! masks for power-of-two moduli, padding a modulus to a power of two only when the exact
+//! checker proves the padded mapping valid, cheap conditional subtraction or narrow
+//! unsigned remainder otherwise; all-`base` mappings collapse into one affine index
+//! function, all-`base`/`mask` ones use a branch-free form; loop-invariant parts are
+//! hoisted by the compiler from the inlined index function). Outputs (live-out values)
+//! are compared bit for bit with the full-storage run; [`check_outputs`] turns any
+//! difference into [`KernelError::Mismatch`].
+//!
+//! The loop structure of each kernel is the schedule under which the example's conflict
+//! set was computed (`bench-suite/smo-*.json`): see the module docs of [`simple`],
+//! [`tiled`], [`lbm`] and [`stencil`]. Tiles run in parallel with rayon where the paper
+//! used OpenMP ([`wavefront`]). `cargo xtask kernels` drives [`measure`]; sizes and the
+//! build profile are documented in `crates/kernels/README.md`.
+
+// Index loops over small fixed-size arrays (`[i64; D]`, `[f64; Q]`) read like the
+// formulas they implement and unroll the same; iterator rewrites would not help.
+#![allow(clippy::needless_range_loop)]
+
+pub mod layout;
+pub mod lbm;
+pub mod reference;
+pub mod simple;
+pub mod stencil;
+pub mod tiled;
+pub mod wavefront;
+
+use layout::{ArraySpace, Full, Layout, LayoutPlan, Linear, Masked, Plain, Tuned};
+use polyalloc_alloc::Problem;
+use polyalloc_formulation::{AffExpr, BasicSet, Checker, ModularMapping};
+use std::path::Path;
+
+/// Why a kernel run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum KernelError {
+    /// Bad sizes or a mapping that does not fit the kernel.
+    #[error("{0}")]
+    Config(String),
+    /// Reading the example or running the allocator failed.
+    #[error("{kernel}: method {method}: {message}")]
+    Method { kernel: String, method: String, message: String },
+    /// A folded run's outputs differ from the reference.
+    #[error("{kernel}: {method} ({variant}): output differs from the full-storage reference at value {index}")]
+    Mismatch { kernel: String, method: String, variant: String, index: usize },
+}
+
+/// The outputs of one run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunOutput {
+    /// The live-out values, as bit patterns (compared bit for bit).
+    pub values: Vec<u64>,
+    /// Cells allocated for the folded array (all tiles).
+    pub folded_cells: usize,
+    /// Bytes per cell.
+    pub cell_bytes: usize,
+    /// Time of the kernel proper: allocating its arrays and computing, not extracting
+    /// the live-out values for the comparison.
+    pub elapsed: std::time::Duration,
+}
+
+impl RunOutput {
+    /// Bytes of the folded array(s).
+    pub fn folded_bytes(&self) -> u64 {
+        (self.folded_cells as u64).saturating_mul(self.cell_bytes as u64)
+    }
+}
+
+/// A kernel written against [`Layout`]: the array space of its folded array (a box,
+/// optionally with a membership test) and the run itself.
+pub trait Body<const D: usize>: Sync {
+    /// Dimension names of the folded array, as in the bench-suite example.
+    fn dims(&self) -> &'static [&'static str];
+    /// Bounding box of the array space (inclusive).
+    fn space(&self) -> ([i64; D], [i64; D]);
+    /// Membership in the array space (default: the whole box).
+    fn member(&self, _x: &[i64]) -> bool {
+        true
+    }
+    /// Runs the kernel with storage `l`.
+    fn run<L: Layout<D>>(&self, l: &L) -> Result<RunOutput, KernelError>;
+}
+
+/// With or without the 004 Sec. 5 mitigations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Variant {
+    Plain,
+    Tuned,
+}
+
+impl Variant {
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Plain => "plain",
+            Variant::Tuned => "tuned",
+        }
+    }
+}
+
+/// Storage of one run.
+#[derive(Clone, Copy, Debug)]
+pub enum Storage<'a> {
+    Full,
+    Folded(&'a LayoutPlan, Variant),
+}
+
+fn dispatch<const D: usize, K: Body<D>>(k: &K, s: Storage<'_>) -> Result<RunOutput, KernelError> {
+    match s {
+        Storage::Full => {
+            let (lo, hi) = k.space();
+            k.run(&Full::new(lo, hi)?)
+        }
+        Storage::Folded(p, v) => {
+            if v == Variant::Tuned {
+                if let Some(l) = Linear::<D>::new(p)? {
+                    return k.run(&l);
+                }
+            }
+            macro_rules! go {
+                ($m:literal) => {
+                    match v {
+                        Variant::Plain => k.run(&Plain::<D, $m>::new(p)?),
+                        Variant::Tuned => match Masked::<D, $m>::new(p)? {
+                            Some(l) => k.run(&l),
+                            None => k.run(&Tuned::<D, $m>::new(p)?),
+                        },
+                    }
+                };
+            }
+            match p.rows.len() {
+                1 => go!(1),
+                2 => go!(2),
+                3 => go!(3),
+                4 => go!(4),
+                m => Err(KernelError::Config(format!("mappings of {m} rows are not supported (1 to 4)"))),
+            }
+        }
+    }
+}
+
+fn plan_body<const D: usize, K: Body<D>>(
+    k: &K,
+    mapping: &ModularMapping,
+    moduli: &[Option<i64>],
+    pad_ok: &mut dyn FnMut(usize, i64) -> Result<bool, KernelError>,
+) -> Result<LayoutPlan, KernelError> {
+    let dims: Vec<&str> = mapping.array.dims.iter().map(String::as_str).collect();
+    if dims != k.dims() {
+        return Err(KernelError::Config(format!(
+            "mapping over dimensions {dims:?}, the kernel's array is {:?}",
+            k.dims()
+        )));
+    }
+    let (lo, hi) = k.space();
+    let member = |x: &[i64]| k.member(x);
+    let space = ArraySpace { lo: &lo, hi: &hi, member: Some(&member) };
+    let hs: Vec<Vec<i64>> = mapping.rows.iter().map(|r| r.hyperplane.clone()).collect();
+    layout::plan(&hs, moduli, &space, pad_ok)
+}
+
+/// The kernels of 004 Table II and produce-consume.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum KernelId {
+    ProduceConsume,
+    BlurInterleaved,
+    BlurTiled,
+    UnsharpMaskTiled,
+    HarrisCornerTiled,
+    LbmD2q9,
+    LbmD3q19,
+    LbmD3q27,
+    DiamondTile,
+    Stencil1dPllgmTile,
+}
+
+impl KernelId {
+    /// Every kernel, in Table II order (produce-consume first).
+    pub const ALL: [KernelId; 10] = [
+        KernelId::ProduceConsume,
+        KernelId::BlurInterleaved,
+        KernelId::BlurTiled,
+        KernelId::UnsharpMaskTiled,
+        KernelId::HarrisCornerTiled,
+        KernelId::LbmD2q9,
+        KernelId::LbmD3q19,
+        KernelId::LbmD3q27,
+        KernelId::DiamondTile,
+        KernelId::Stencil1dPllgmTile,
+    ];
+
+    /// The benchmark name (also the bench-suite file stem after `smo-`).
+    pub fn name(self) -> &'static str {
+        match self {
+            KernelId::ProduceConsume => "produce-consume",
+            KernelId::BlurInterleaved => "blur-interleaved",
+            KernelId::BlurTiled => "blur-tiled",
+            KernelId::UnsharpMaskTiled => "unsharp-mask-tiled",
+            KernelId::HarrisCornerTiled => "harris-corner-tiled",
+            KernelId::LbmD2q9 => "lbm-d2q9",
+            KernelId::LbmD3q19 => "lbm-d3q19",
+            KernelId::LbmD3q27 => "lbm-d3q27",
+            KernelId::DiamondTile => "diamond-tile",
+            KernelId::Stencil1dPllgmTile => "stencil-1d-pllgm-tile",
+        }
+    }
+
+    /// Looks a name up.
+    pub fn from_name(s: &str) -> Option<KernelId> {
+        KernelId::ALL.into_iter().find(|k| k.name() == s)
+    }
+
+    /// The folded array's name in the example.
+    pub fn array(self) -> &'static str {
+        match self {
+            KernelId::BlurInterleaved => "blurx",
+            KernelId::HarrisCornerTiled => "sobel",
+            KernelId::DiamondTile | KernelId::Stencil1dPllgmTile => "AB",
+            _ => "A",
+        }
+    }
+
+    /// The example the conflict set comes from for `method`: `lattice-<name>.json` for
+    /// the lattice methods when it exists (same arrays), else `smo-<name>.json`.
+    pub fn example_path(self, suite_dir: &Path, method: &str) -> std::path::PathBuf {
+        let lattice = suite_dir.join(format!("lattice-{}.json", self.name()));
+        if method.starts_with("lattice") && lattice.exists() {
+            lattice
+        } else {
+            suite_dir.join(format!("smo-{}.json", self.name()))
+        }
+    }
+
+    /// The sizes of `cargo xtask kernels` on a 2-core, 24 GB machine (see the README):
+    /// the paper's sizes where the full-storage reference fits and a run takes at most
+    /// about a second.
+    pub fn default_size(self) -> Size {
+        match self {
+            KernelId::ProduceConsume => Size { n: 2048, t: 0, b: 0 },
+            KernelId::BlurInterleaved => Size { n: 2048, t: 0, b: 0 },
+            KernelId::BlurTiled => Size { n: 4096, t: 0, b: 512 },
+            KernelId::UnsharpMaskTiled => Size { n: 2048, t: 0, b: 512 },
+            KernelId::HarrisCornerTiled => Size { n: 4096, t: 0, b: 64 },
+            KernelId::LbmD2q9 => Size { n: 128, t: 128, b: 0 },
+            KernelId::LbmD3q19 => Size { n: 32, t: 32, b: 0 },
+            KernelId::LbmD3q27 => Size { n: 32, t: 32, b: 0 },
+            KernelId::DiamondTile => Size { n: 4096, t: 4096, b: 256 },
+            KernelId::Stencil1dPllgmTile => Size { n: 4096, t: 4096, b: 8 },
+        }
+    }
+
+    /// Small sizes for the tests (tile sizes above the examples' context bounds).
+    pub fn small_size(self) -> Size {
+        match self {
+            KernelId::ProduceConsume => Size { n: 9, t: 0, b: 0 },
+            KernelId::BlurInterleaved => Size { n: 12, t: 0, b: 0 },
+            KernelId::BlurTiled => Size { n: 24, t: 0, b: 8 },
+            KernelId::UnsharpMaskTiled => Size { n: 24, t: 0, b: 6 },
+            KernelId::HarrisCornerTiled => Size { n: 20, t: 0, b: 5 },
+            KernelId::LbmD2q9 => Size { n: 7, t: 7, b: 0 },
+            KernelId::LbmD3q19 => Size { n: 5, t: 5, b: 0 },
+            KernelId::LbmD3q27 => Size { n: 5, t: 4, b: 0 },
+            KernelId::DiamondTile => Size { n: 30, t: 23, b: 4 },
+            KernelId::Stencil1dPllgmTile => Size { n: 29, t: 20, b: 5 },
+        }
+    }
+}
+
+/// Problem size: `n` (image side, lattice side, stencil width), `t` (time steps), `b`
+/// (tile size); unused fields are 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Size {
+    pub n: i64,
+    pub t: i64,
+    pub b: i64,
+}
+
+impl std::fmt::Display for Size {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut parts = vec![format!("N={}", self.n)];
+        if self.t > 0 {
+            parts.push(format!("T={}", self.t));
+        }
+        if self.b > 0 {
+            parts.push(format!("B={}", self.b));
+        }
+        f.write_str(&parts.join(" "))
+    }
+}
+
+/// A kernel at a size, with its inputs generated.
+#[allow(clippy::large_enum_variant)] // built once per kernel run; boxing buys nothing
+pub enum Instance {
+    ProduceConsume(simple::ProduceConsume),
+    BlurInterleaved(simple::BlurInterleaved),
+    BlurTiled(tiled::ColumnPipeline<tiled::Blur, 3>),
+    UnsharpMaskTiled(tiled::ColumnPipeline<tiled::Unsharp, 5>),
+    HarrisCornerTiled(tiled::ColumnPipeline<tiled::Harris, 3>),
+    LbmD2q9(lbm::Lbm2),
+    LbmD3q19(lbm::Lbm3<19>),
+    LbmD3q27(lbm::Lbm3<27>),
+    DiamondTile(stencil::Diamond),
+    Stencil1dPllgmTile(stencil::Pllgm),
+}
+
+macro_rules! each {
+    ($self:expr, $k:ident => $e:expr) => {
+        match $self {
+            Instance::ProduceConsume($k) => $e,
+            Instance::BlurInterleaved($k) => $e,
+            Instance::BlurTiled($k) => $e,
+            Instance::UnsharpMaskTiled($k) => $e,
+            Instance::HarrisCornerTiled($k) => $e,
+            Instance::LbmD2q9($k) => $e,
+            Instance::LbmD3q19($k) => $e,
+            Instance::LbmD3q27($k) => $e,
+            Instance::DiamondTile($k) => $e,
+            Instance::Stencil1dPllgmTile($k) => $e,
+        }
+    };
+}
+
+impl Instance {
+    /// Builds the kernel and its inputs.
+    pub fn new(kernel: KernelId, s: Size) -> Result<Instance, KernelError> {
+        Ok(match kernel {
+            KernelId::ProduceConsume => {
+                if s.n < 2 {
+                    return Err(KernelError::Config(format!("produce-consume: N = {}, expected N >= 2", s.n)));
+                }
+                Instance::ProduceConsume(simple::ProduceConsume { n: s.n })
+            }
+            KernelId::BlurInterleaved => Instance::BlurInterleaved(simple::BlurInterleaved::new(s.n)?),
+            KernelId::BlurTiled => Instance::BlurTiled(tiled::ColumnPipeline::new(s.n, s.b, 1)?),
+            KernelId::UnsharpMaskTiled => Instance::UnsharpMaskTiled(tiled::ColumnPipeline::new(s.n, s.b, 3)?),
+            KernelId::HarrisCornerTiled => Instance::HarrisCornerTiled(tiled::ColumnPipeline::new(s.n, s.b, 1)?),
+            KernelId::LbmD2q9 => Instance::LbmD2q9(lbm::Lbm2::new(s.n, s.t)?),
+            KernelId::LbmD3q19 => Instance::LbmD3q19(lbm::Lbm3::new(s.n, s.t)?),
+            KernelId::LbmD3q27 => Instance::LbmD3q27(lbm::Lbm3::new(s.n, s.t)?),
+            KernelId::DiamondTile => Instance::DiamondTile(stencil::Diamond::new(s.n, s.t, s.b)?),
+            KernelId::Stencil1dPllgmTile => Instance::Stencil1dPllgmTile(stencil::Pllgm::new(s.n, s.t, s.b)?),
+        })
+    }
+
+    /// The values of the mapping's parameters (`N` or the tile size `B`).
+    pub fn param_value(&self, name: &str) -> Result<i64, KernelError> {
+        let v = match (self, name) {
+            (Instance::ProduceConsume(k), "N") => k.n,
+            (Instance::BlurInterleaved(k), "N") => k.n,
+            (Instance::BlurTiled(k), "B") => k.b,
+            (Instance::UnsharpMaskTiled(k), "B") => k.b,
+            (Instance::HarrisCornerTiled(k), "B") => k.b,
+            (Instance::LbmD2q9(k), "N") => k.n,
+            (Instance::LbmD3q19(k), "N") => k.n,
+            (Instance::LbmD3q27(k), "N") => k.n,
+            (Instance::DiamondTile(k), "B") => k.b,
+            (Instance::Stencil1dPllgmTile(k), "B") => k.b,
+            _ => return Err(KernelError::Config(format!("the kernel has no parameter `{name}`"))),
+        };
+        Ok(v)
+    }
+
+    /// Runs with `storage`.
+    pub fn run(&self, storage: Storage<'_>) -> Result<RunOutput, KernelError> {
+        each!(self, k => dispatch(k, storage))
+    }
+
+    /// Plans the layout of a mapping at this instance's parameters.
+    pub fn plan(
+        &self,
+        mapping: &ModularMapping,
+        pad_ok: &mut dyn FnMut(usize, i64) -> Result<bool, KernelError>,
+    ) -> Result<LayoutPlan, KernelError> {
+        let params: Vec<i64> = mapping.params.iter().map(|p| self.param_value(p)).collect::<Result<_, _>>()?;
+        let moduli = mapping.moduli(&params).map_err(|e| KernelError::Config(e.to_string()))?;
+        each!(self, k => plan_body(k, mapping, &moduli, pad_ok))
+    }
+
+    /// The live-out values computed by plain loops over full arrays, without tiles or
+    /// layouts ([`reference`]): the independent reference of the tests.
+    pub fn reference(&self) -> Vec<u64> {
+        match self {
+            Instance::ProduceConsume(k) => reference::produce_consume(k.n),
+            Instance::BlurInterleaved(k) => reference::blur_interleaved(k),
+            Instance::BlurTiled(k) => tiled::reference(k),
+            Instance::UnsharpMaskTiled(k) => tiled::reference(k),
+            Instance::HarrisCornerTiled(k) => tiled::reference(k),
+            Instance::LbmD2q9(k) => reference::lbm(k.vel(), 2, k.n, k.t),
+            Instance::LbmD3q19(k) => reference::lbm(k.vel(), 3, k.n, k.t),
+            Instance::LbmD3q27(k) => reference::lbm(k.vel(), 3, k.n, k.t),
+            Instance::DiamondTile(k) => stencil::reference(k.n, k.t),
+            Instance::Stencil1dPllgmTile(k) => stencil::reference(k.n, k.t),
+        }
+    }
+
+    /// The mapping's parameter values, in the mapping's order.
+    pub fn params_of(&self, mapping: &ModularMapping) -> Result<Vec<i64>, KernelError> {
+        mapping.params.iter().map(|p| self.param_value(p)).collect()
+    }
+}
+
+/// A verified mapping from a method.
+#[derive(Clone, Debug)]
+pub struct MethodMapping {
+    pub method: String,
+    /// The example (file stem) whose conflict set was used.
+    pub example: String,
+    pub mapping: ModularMapping,
+    /// `proven` or `instances`.
+    pub verification: String,
+    pub problem: Problem,
+}
+
+/// Runs `method` on the kernel's example through `polyalloc_alloc::allocate` (which
+/// verifies the mapping with the exact checker) on `backend`.
+pub fn method_mapping(suite_dir: &Path, kernel: KernelId, method: &str, backend: &str) -> Result<MethodMapping, KernelError> {
+    let err = |m: String| KernelError::Method { kernel: kernel.name().into(), method: method.into(), message: m };
+    let path = kernel.example_path(suite_dir, method);
+    let ex = polyalloc_suite::Example::load(&path).map_err(|e| err(e.to_string()))?;
+    let problem = ex.problem(kernel.array()).map_err(|e| err(e.to_string()))?;
+    let registry = polyalloc_cli::methods();
+    let alloc = registry.get(method).ok_or_else(|| err(format!("unknown method; available: {}", registry.names().join(", "))))?;
+    let solver = polyalloc_solvers::registry().create(backend).map_err(|e| err(e.to_string()))?;
+    let a = polyalloc_alloc::allocate(alloc, &problem, solver.as_ref()).map_err(|e| err(e.to_string()))?;
+    Ok(MethodMapping {
+        method: method.to_string(),
+        example: ex.id.clone(),
+        mapping: a.mapping,
+        verification: a.verification.label().to_string(),
+        problem,
+    })
+}
+
+/// Whether `mm`'s mapping with row `row`'s modulus replaced by `p` is valid at the
+/// parameter values `params` (the context fixed to them): proven by the exact checker
+/// (symbolically) on `backend`; anything short of a proof is `false`.
+pub fn padded_valid(mm: &MethodMapping, params: &[i64], row: usize, p: i64, backend: &str) -> Result<bool, KernelError> {
+    let err = |m: String| KernelError::Method { kernel: mm.example.clone(), method: mm.method.clone(), message: m };
+    let mut padded = mm.mapping.clone();
+    let psp = padded.param_space();
+    let Some(r) = padded.rows.get_mut(row) else { return Ok(false) };
+    r.modulus = Some(AffExpr::constant(&psp, p));
+    let eqs: Vec<String> = mm.mapping.params.iter().zip(params).map(|(n, v)| format!("{n} = {v}")).collect();
+    let ctx_text = format!("[{}] -> {{ : {} }}", mm.mapping.params.join(", "), if eqs.is_empty() { "0 = 0".into() } else { eqs.join(" and ") });
+    let ctx = BasicSet::parse(&ctx_text).map_err(|e| err(e.to_string()))?;
+    let solver = polyalloc_solvers::registry().create(backend).map_err(|e| err(e.to_string()))?;
+    let verdict = Checker::new(solver.as_ref())
+        .check_symbolic(&mm.problem.conflicts, &padded, Some(&ctx))
+        .map_err(|e| err(e.to_string()))?;
+    Ok(matches!(verdict, polyalloc_formulation::checker::SymbolicVerdict::Valid))
+}
+
+/// Peak resident memory of this process (Linux `VmHWM`), in bytes.
+pub fn peak_rss_bytes() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Resets the peak resident memory (Linux: writing `5` to `/proc/self/clear_refs`);
+/// false when not possible.
+pub fn reset_peak_rss() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
+/// One measured configuration.
+#[derive(Clone, Debug)]
+pub struct Measurement {
+    pub kernel: KernelId,
+    pub size: Size,
+    /// `full` for the reference, else the method name.
+    pub method: String,
+    pub example: String,
+    /// `full`, `plain` or `tuned`.
+    pub variant: String,
+    /// The mapping as printed, and the per-row mitigations (`tuned`).
+    pub mapping: String,
+    pub mitigation: String,
+    pub verification: String,
+    /// Milliseconds per run.
+    pub samples_ms: Vec<f64>,
+    pub bytes: u64,
+    /// Peak RSS of the process during these runs (`None` when unavailable).
+    pub peak_rss: Option<u64>,
+    pub output_equal: bool,
+    /// First differing value (when not equal).
+    pub first_difference: Option<usize>,
+}
+
+fn timed(inst: &Instance, storage: Storage<'_>, reps: usize) -> Result<(Vec<f64>, RunOutput, Option<u64>), KernelError> {
+    let reset = reset_peak_rss();
+    let mut samples = Vec::with_capacity(reps);
+    let mut last = None;
+    for _ in 0..reps.max(1) {
+        let out = inst.run(storage)?;
+        samples.push(out.elapsed.as_secs_f64() * 1e3);
+        last = Some(out);
+    }
+    let out = last.ok_or_else(|| KernelError::Config("no run".into()))?;
+    Ok((samples, out, if reset { peak_rss_bytes() } else { None }))
+}
+
+fn first_diff(a: &[u64], b: &[u64]) -> Option<usize> {
+    if a.len() != b.len() {
+        return Some(a.len().min(b.len()));
+    }
+    a.iter().zip(b).position(|(x, y)| x != y)
+}
+
+/// Runs `kernel` at `size`: the full-storage reference, then every method's mapping in
+/// both variants, `reps` times each. Outputs are compared with the reference; the
+/// measurements are returned even on a mismatch (`output_equal = false`), so the caller
+/// can record them before failing. `progress` is told what runs.
+pub fn measure(
+    suite_dir: &Path,
+    kernel: KernelId,
+    size: Size,
+    methods: &[String],
+    backend: &str,
+    reps: usize,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<Measurement>, KernelError> {
+    let inst = Instance::new(kernel, size)?;
+    progress(&format!("{} {size}: full", kernel.name()));
+    let (samples, reference, rss) = timed(&inst, Storage::Full, reps)?;
+    let mut out = vec![Measurement {
+        kernel,
+        size,
+        method: "full".into(),
+        example: format!("smo-{}", kernel.name()),
+        variant: "full".into(),
+        mapping: "full".into(),
+        mitigation: String::new(),
+        verification: String::new(),
+        samples_ms: samples,
+        bytes: reference.folded_bytes(),
+        peak_rss: rss,
+        output_equal: true,
+        first_difference: None,
+    }];
+    for method in methods {
+        progress(&format!("{} {size}: {method} (allocating)", kernel.name()));
+        let mm = method_mapping(suite_dir, kernel, method, backend)?;
+        let params = inst.params_of(&mm.mapping)?;
+        let mut pad_err = None;
+        let plan = inst.plan(&mm.mapping, &mut |row, p| match padded_valid(&mm, &params, row, p, backend) {
+            Ok(v) => Ok(v),
+            Err(e) => {
+                pad_err = Some(e.to_string());
+                Ok(false)
+            }
+        })?;
+        for variant in [Variant::Plain, Variant::Tuned] {
+            progress(&format!("{} {size}: {method} {}", kernel.name(), variant.name()));
+            let (samples, res, rss) = timed(&inst, Storage::Folded(&plan, variant), reps)?;
+            let diff = first_diff(&res.values, &reference.values);
+            out.push(Measurement {
+                kernel,
+                size,
+                method: method.clone(),
+                example: mm.example.clone(),
+                variant: variant.name().into(),
+                mapping: mm.mapping.to_string(),
+                mitigation: match variant {
+                    Variant::Plain => "none".into(),
+                    Variant::Tuned => match &pad_err {
+                        None => plan.describe(),
+                        Some(e) => format!("{} (padding check failed: {e})", plan.describe()),
+                    },
+                },
+                verification: mm.verification.clone(),
+                samples_ms: samples,
+                bytes: res.folded_bytes(),
+                peak_rss: rss,
+                output_equal: diff.is_none(),
+                first_difference: diff,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The first mismatch among measurements, as an error.
+pub fn check_outputs(ms: &[Measurement]) -> Result<(), KernelError> {
+    match ms.iter().find(|m| !m.output_equal) {
+        None => Ok(()),
+        Some(m) => Err(KernelError::Mismatch {
+            kernel: m.kernel.name().into(),
+            method: m.method.clone(),
+            variant: m.variant.clone(),
+            index: m.first_difference.unwrap_or(0),
+        }),
+    }
+}

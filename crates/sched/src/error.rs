@@ -1,0 +1,43 @@
+//! Errors of the scheduling crate.
+
+use polyalloc_formulation::Error as FError;
+use polyalloc_ilp::SolveError;
+
+/// Every error of `polyalloc-sched`.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SchedError {
+    /// An error of the polyhedral layer (parsing, spaces, overflow, enumeration).
+    #[error(transparent)]
+    Formulation(#[from] FError),
+    /// A solver failed for another reason than infeasibility.
+    #[error("solver: {0}")]
+    Solver(#[from] SolveError),
+    /// An ILP model could not be built.
+    #[error("model: {0}")]
+    Model(#[from] polyalloc_ilp::ModelError),
+    /// Bad input: which object or field, and what was expected.
+    #[error("input: {0}")]
+    Input(String),
+    /// Two relations or tuples do not fit together.
+    #[error("space mismatch: {0}")]
+    Space(String),
+    /// No schedule was found within the search bounds.
+    #[error("no schedule: {0}")]
+    NoSchedule(String),
+    /// The executor could not run the program (not a mismatch: a malformed run).
+    #[error("executor: {0}")]
+    Exec(String),
+    /// Code generation does not support this case.
+    #[error("code generation: {0}")]
+    Codegen(String),
+    /// Exact integer arithmetic overflowed.
+    #[error("integer overflow while {0}")]
+    Overflow(String),
+}
+
+/// Result alias of the crate.
+pub type Result<T, E = SchedError> = std::result::Result<T, E>;
+
+pub(crate) fn ovf(what: &str) -> SchedError {
+    SchedError::Overflow(what.to_string())
+}

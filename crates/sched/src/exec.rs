@@ -1,0 +1,638 @@
+//! The executor: runs a program for concrete parameters under its original order and
+//! under another order (a schedule, or the trace of rearranged loops) and storage
+//! mapping, and compares every value read and every live-out value.
+//!
+//! This is the end-to-end proof used by every method of polyalloc: a schedule is legal
+//! and a storage mapping is safe on an instance iff the transformed run reads exactly
+//! the values the original run reads, and leaves the same live-out values.
+//!
+//! * The program is a [`polyalloc_formulation::Program`] (statements with domains, the
+//!   original schedule as multi-dimensional affine time, write and read accesses with
+//!   guards, live-out cells). Each statement gets a [`Body`], a Rust closure from the
+//!   values it reads to the values it writes; [`hash_body`] is a default whose result
+//!   depends on every input and on the instance, so that any reordering that changes a
+//!   value read is detected.
+//! * An order is a [`Trace`]: a sequence of steps, each a set of instances executed
+//!   *in parallel* (a `forall`, or the statements scheduled at one moment). Within a
+//!   step every instance reads the memory as it was before the step, then all writes
+//!   happen; two writes to one storage location in a step are reported. The original
+//!   order is the lexicographic order of the original schedule (one instance per step).
+//! * Storage: by default every array cell has its own location. A
+//!   [`polyalloc_formulation::ModularMapping`] per array (from any allocator) folds
+//!   cells onto locations; a read of a cell not yet written in the run reads the
+//!   array's initial value (an input), a later read reads the location.
+//! * Comparison: every read of every instance (by statement, iteration and read
+//!   index), and every live-out cell (all written cells of unmapped arrays; the
+//!   program's `live_out` cells of mapped arrays) at the end.
+//!
+//! Values are `i64`; bodies should use wrapping arithmetic.
+//!
+//! ```
+//! use polyalloc_formulation::{ModularMapping, Program, Statement};
+//! use polyalloc_sched::exec::{Executor, Storage};
+//!
+//! // 004 Fig. 2: A[t, i] = f(A[t, i - 1], A[t - 1, i]) under the schedule (t, i).
+//! let mut p = Program::new("[N] -> { : N >= 2 }")?;
+//! p.add_statement(Statement::parse(
+//!     "[N] -> { S[t, i] : 1 <= t <= N and 1 <= i <= N }",
+//!     "[N] -> { S[t, i] -> [t, i] }",
+//!     &["[N] -> { S[t, i] -> A[t, i] }"],
+//!     &["[N] -> { S[t, i] -> A[t, i - 1] }", "[N] -> { S[t, i] -> A[t - 1, i] }"],
+//! )?)?;
+//! p.add_live_out("[N] -> { A[t, i] : 1 <= t <= N and 1 <= i <= N and (i = N or t = N) }")?;
+//! let exec = Executor::with_hash_bodies(p);
+//! let params = [5];
+//! // The original order with the SMO mapping of 004 Sec. 3.1: 2N - 1 cells suffice.
+//! let mut storage = Storage::new();
+//! storage.insert("A".into(), ModularMapping::parse("[N] -> { A[t, i] -> A[(i - t) mod (2N - 1)] }")?);
+//! let report = exec.compare(&params, &exec.original_trace(&params)?, &storage)?;
+//! assert!(report.ok(), "{}", report.summary());
+//! // A wavefront schedule t + i (all instances of an anti-diagonal in parallel).
+//! let report = exec.compare_schedule(&params, &|_, it| Ok(vec![it[0] + it[1]]), &Storage::new())?;
+//! assert!(report.ok());
+//! // Running each row t in parallel breaks the dependence on A[t, i - 1].
+//! let report = exec.compare_schedule(&params, &|_, it| Ok(vec![it[0]]), &Storage::new())?;
+//! assert!(!report.ok());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::error::{Result, SchedError};
+use polyalloc_formulation::{Access, BasicSet, ModularMapping, Program, Set};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt;
+
+/// Instances enumerated per statement at most (guards against huge instances).
+pub const INSTANCE_LIMIT: usize = 2_000_000;
+
+/// What a body sees: the parameters and the iteration.
+#[derive(Clone, Copy, Debug)]
+pub struct Ctx<'a> {
+    /// Statement index in the program.
+    pub stmt: usize,
+    /// Parameter values.
+    pub params: &'a [i64],
+    /// Iteration vector.
+    pub iter: &'a [i64],
+}
+
+/// A statement body: from the values read (one per read access, in order; `None` when
+/// the access's guard excludes this iteration) to the values written (one per write
+/// access, in order).
+pub type Body = Box<dyn Fn(&Ctx<'_>, &[Option<i64>]) -> Vec<i64> + Send + Sync>;
+
+fn mix(mut h: u64, v: u64) -> u64 {
+    h ^= v
+        .wrapping_add(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(h << 6)
+        .wrapping_add(h >> 2);
+    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h ^ (h >> 31)
+}
+
+/// A body whose written values hash the statement, the write index and every value
+/// read (not the iteration: two instances reading the same values write the same
+/// values, as real code does; the iteration is mixed in only through `salt_iter`).
+pub fn hash_body(n_writes: usize, salt_iter: bool) -> Body {
+    Box::new(move |ctx, reads| {
+        let mut h = mix(0x1234_5678, ctx.stmt as u64);
+        if salt_iter {
+            for &v in ctx.iter {
+                h = mix(h, v as u64);
+            }
+        }
+        for r in reads {
+            h = mix(h, r.map_or(0xDEAD_BEEF, |v| v as u64));
+        }
+        (0..n_writes).map(|w| mix(h, w as u64 + 1) as i64).collect()
+    })
+}
+
+/// The initial value of an array cell (an input of the program).
+pub fn initial_value(array: &str, cell: &[i64]) -> i64 {
+    let mut h = 0xABCDu64;
+    for b in array.bytes() {
+        h = mix(h, b as u64);
+    }
+    for &v in cell {
+        h = mix(h, v as u64);
+    }
+    h as i64
+}
+
+/// A time function: statement index and iteration to a time vector (compared
+/// lexicographically).
+pub type TimeFn<'a> = &'a dyn Fn(usize, &[i64]) -> Result<Vec<i64>>;
+
+/// One statement instance: statement index and iteration vector.
+pub type Instance = (usize, Vec<i64>);
+
+/// An execution order: steps executed in sequence, the instances of one step in parallel.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Trace {
+    /// The steps.
+    pub steps: Vec<Vec<Instance>>,
+}
+
+impl Trace {
+    /// Number of instances.
+    pub fn len(&self) -> usize {
+        self.steps.iter().map(Vec::len).sum()
+    }
+    /// True when no instance is executed.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A difference between the original run and the transformed run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mismatch {
+    /// A read returned another value.
+    Read {
+        stmt: String,
+        iter: Vec<i64>,
+        read: usize,
+        array: String,
+        cell: Vec<i64>,
+        expected: i64,
+        got: i64,
+    },
+    /// A live-out cell has another final value.
+    LiveOut {
+        array: String,
+        cell: Vec<i64>,
+        expected: i64,
+        got: i64,
+    },
+    /// An instance of the domain is not executed.
+    Missing { stmt: String, iter: Vec<i64> },
+    /// An instance is executed twice, or is not in its statement's domain.
+    Spurious { stmt: String, iter: Vec<i64>, why: String },
+    /// Two instances of one parallel step write the same storage location.
+    WriteConflict {
+        array: String,
+        location: Vec<i64>,
+        step: usize,
+    },
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Mismatch::Read {
+                stmt,
+                iter,
+                read,
+                array,
+                cell,
+                expected,
+                got,
+            } => write!(
+                f,
+                "{stmt}{iter:?} read #{read} of {array}{cell:?}: expected {expected}, got {got}"
+            ),
+            Mismatch::LiveOut {
+                array,
+                cell,
+                expected,
+                got,
+            } => {
+                write!(f, "live-out {array}{cell:?}: expected {expected}, got {got}")
+            }
+            Mismatch::Missing { stmt, iter } => write!(f, "{stmt}{iter:?} is never executed"),
+            Mismatch::Spurious { stmt, iter, why } => write!(f, "{stmt}{iter:?}: {why}"),
+            Mismatch::WriteConflict { array, location, step } => {
+                write!(f, "step {step}: two writes to location {location:?} of {array}")
+            }
+        }
+    }
+}
+
+/// The outcome of a comparison.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExecReport {
+    /// Instances executed by the original run.
+    pub instances: usize,
+    /// Steps of the transformed run.
+    pub steps: usize,
+    /// Reads compared.
+    pub reads_compared: usize,
+    /// Live-out cells compared.
+    pub live_out_compared: usize,
+    /// Number of mismatches found.
+    pub n_mismatches: usize,
+    /// The first mismatches (at most [`ExecReport::KEEP`]).
+    pub mismatches: Vec<Mismatch>,
+}
+
+impl ExecReport {
+    /// Mismatches kept in the report.
+    pub const KEEP: usize = 20;
+    /// True when the transformed run computed exactly what the original computes.
+    pub fn ok(&self) -> bool {
+        self.n_mismatches == 0
+    }
+    fn push(&mut self, m: Mismatch) {
+        self.n_mismatches += 1;
+        if self.mismatches.len() < Self::KEEP {
+            self.mismatches.push(m);
+        }
+    }
+    /// One line: `ok: 120 instances, 300 reads, 40 live-out` or the first mismatch.
+    pub fn summary(&self) -> String {
+        let base = format!(
+            "{} instances in {} steps, {} reads and {} live-out values compared",
+            self.instances, self.steps, self.reads_compared, self.live_out_compared
+        );
+        match self.mismatches.first() {
+            None => format!("ok: {base}"),
+            Some(m) => format!("FAILED ({} mismatches, first: {m}): {base}", self.n_mismatches),
+        }
+    }
+}
+
+/// Storage mappings by array name (arrays without one: one location per cell).
+pub type Storage = BTreeMap<String, ModularMapping>;
+
+/// A program with statement bodies, ready to run.
+pub struct Executor {
+    program: Program,
+    bodies: Vec<Body>,
+    reductions: Vec<String>,
+}
+
+impl fmt::Debug for Executor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Executor")
+            .field("program", &self.program)
+            .finish_non_exhaustive()
+    }
+}
+
+fn guard_holds(g: &Option<BasicSet>, params: &[i64], iter: &[i64]) -> Result<bool> {
+    let Some(g) = g else { return Ok(true) };
+    if g.n_local() == 0 {
+        let mut pt = Vec::with_capacity(1 + params.len() + iter.len());
+        pt.push(1i64);
+        pt.extend_from_slice(params);
+        pt.extend_from_slice(iter);
+        let ev = |r: &Vec<i64>| -> Result<i128> {
+            Ok(r.iter().zip(&pt).map(|(&a, &b)| a as i128 * b as i128).sum::<i128>())
+        };
+        for r in g.equalities() {
+            if ev(r)? != 0 {
+                return Ok(false);
+            }
+        }
+        for r in g.inequalities() {
+            if ev(r)? < 0 {
+                return Ok(false);
+            }
+        }
+        return Ok(true);
+    }
+    Ok(Set::from_basic(g.clone()).contains(params, iter)?)
+}
+
+fn cell_of(a: &Access, params: &[i64], iter: &[i64]) -> Result<Vec<i64>> {
+    a.index.iter().map(|e| Ok(e.eval(params, iter)?)).collect()
+}
+
+struct Memory<'s> {
+    storage: &'s Storage,
+    params: &'s [i64],
+    cells: HashMap<(String, Vec<i64>), i64>,
+    written: HashSet<(String, Vec<i64>)>,
+}
+
+impl<'s> Memory<'s> {
+    fn location(&self, array: &str, cell: &[i64]) -> Result<Vec<i64>> {
+        match self.storage.get(array) {
+            Some(m) => Ok(m.apply(self.params, cell)?),
+            None => Ok(cell.to_vec()),
+        }
+    }
+    fn read(&self, array: &str, cell: &[i64]) -> Result<i64> {
+        if !self.written.contains(&(array.to_string(), cell.to_vec())) {
+            return Ok(initial_value(array, cell));
+        }
+        let loc = self.location(array, cell)?;
+        self.cells
+            .get(&(array.to_string(), loc))
+            .copied()
+            .ok_or_else(|| SchedError::Exec(format!("location of written cell {array}{cell:?} holds no value")))
+    }
+}
+
+impl Executor {
+    /// A program with one body per statement (in statement order).
+    pub fn new(program: Program, bodies: Vec<Body>) -> Result<Executor> {
+        if bodies.len() != program.statements.len() {
+            return Err(SchedError::Input(format!(
+                "{} bodies for {} statements",
+                bodies.len(),
+                program.statements.len()
+            )));
+        }
+        Ok(Executor {
+            program,
+            bodies,
+            reductions: vec![],
+        })
+    }
+
+    /// Marks arrays updated by reductions (002 Sec. 3): the intermediate values that
+    /// updaters of such an array read are not compared (any order of the updates is
+    /// allowed), only the final values. The bodies must then be order-independent
+    /// updates (e.g. wrapping additions), which [`hash_body`] is not.
+    pub fn with_reduction_arrays(mut self, arrays: Vec<String>) -> Executor {
+        self.reductions = arrays;
+        self
+    }
+
+    /// A program whose bodies are all [`hash_body`] (salted with the iteration, so that
+    /// every written value is distinct).
+    pub fn with_hash_bodies(program: Program) -> Executor {
+        let bodies = program
+            .statements
+            .iter()
+            .map(|s| hash_body(s.writes.len(), true))
+            .collect();
+        Executor {
+            program,
+            bodies,
+            reductions: vec![],
+        }
+    }
+
+    /// The program.
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// Statement index by name.
+    pub fn statement_index(&self, name: &str) -> Option<usize> {
+        self.program.statements.iter().position(|s| s.name == name)
+    }
+
+    /// Every instance of every statement, statement by statement (domain order).
+    pub fn instances(&self, params: &[i64]) -> Result<Vec<Instance>> {
+        let mut out = Vec::new();
+        for (k, s) in self.program.statements.iter().enumerate() {
+            for it in s.domain.enumerate(params, INSTANCE_LIMIT)? {
+                out.push((k, it));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Groups the instances by a time vector (lexicographic order); instances with
+    /// equal times form one parallel step.
+    pub fn trace_by(&self, params: &[i64], time: TimeFn<'_>) -> Result<Trace> {
+        let mut keyed: BTreeMap<Vec<i64>, Vec<Instance>> = BTreeMap::new();
+        for (k, it) in self.instances(params)? {
+            let t = time(k, &it)?;
+            keyed.entry(t).or_default().push((k, it));
+        }
+        Ok(Trace {
+            steps: keyed.into_values().collect(),
+        })
+    }
+
+    /// The original order: the lexicographic order of the statements' schedules. Two
+    /// instances with the same original time are an input error.
+    pub fn original_trace(&self, params: &[i64]) -> Result<Trace> {
+        let tr = self.trace_by(params, &|k, it| {
+            self.program.statements[k]
+                .schedule
+                .iter()
+                .map(|e| Ok(e.eval(params, it)?))
+                .collect()
+        })?;
+        if let Some(step) = tr.steps.iter().find(|s| s.len() > 1) {
+            return Err(SchedError::Input(format!(
+                "the original schedule maps {} instances to one time (e.g. {}{:?})",
+                step.len(),
+                self.program.statements[step[0].0].name,
+                step[0].1
+            )));
+        }
+        Ok(tr)
+    }
+
+    /// Runs `trace` with `storage`; returns the value of every read (by instance and
+    /// read index) and the final memory.
+    #[allow(clippy::type_complexity)]
+    fn run_raw<'s>(
+        &self,
+        params: &'s [i64],
+        trace: &Trace,
+        storage: &'s Storage,
+        report: &mut ExecReport,
+    ) -> Result<(HashMap<(usize, Vec<i64>, usize), i64>, Memory<'s>)> {
+        let mut mem = Memory {
+            storage,
+            params,
+            cells: HashMap::new(),
+            written: HashSet::new(),
+        };
+        let mut reads_seen = HashMap::new();
+        for (si, step) in trace.steps.iter().enumerate() {
+            let mut pending: Vec<(String, Vec<i64>, i64)> = Vec::new();
+            for (k, it) in step {
+                let st = self
+                    .program
+                    .statements
+                    .get(*k)
+                    .ok_or_else(|| SchedError::Exec(format!("statement #{k}")))?;
+                let mut vals = Vec::with_capacity(st.reads.len());
+                for (ri, a) in st.reads.iter().enumerate() {
+                    if guard_holds(&a.guard, params, it)? {
+                        let cell = cell_of(a, params, it)?;
+                        let v = mem.read(&a.array, &cell)?;
+                        reads_seen.insert((*k, it.clone(), ri), v);
+                        vals.push(Some(v));
+                    } else {
+                        vals.push(None);
+                    }
+                }
+                let ctx = Ctx {
+                    stmt: *k,
+                    params,
+                    iter: it,
+                };
+                let outs = (self.bodies[*k])(&ctx, &vals);
+                if outs.len() != st.writes.len() {
+                    return Err(SchedError::Exec(format!(
+                        "the body of {} returned {} values for {} writes",
+                        st.name,
+                        outs.len(),
+                        st.writes.len()
+                    )));
+                }
+                for (a, v) in st.writes.iter().zip(outs) {
+                    if guard_holds(&a.guard, params, it)? {
+                        pending.push((a.array.clone(), cell_of(a, params, it)?, v));
+                    }
+                }
+            }
+            let mut locs: HashSet<(String, Vec<i64>)> = HashSet::new();
+            for (array, cell, v) in pending {
+                let loc = mem.location(&array, &cell)?;
+                if step.len() > 1 && !locs.insert((array.clone(), loc.clone())) {
+                    report.push(Mismatch::WriteConflict {
+                        array: array.clone(),
+                        location: loc.clone(),
+                        step: si,
+                    });
+                }
+                mem.cells.insert((array.clone(), loc), v);
+                mem.written.insert((array, cell));
+            }
+        }
+        Ok((reads_seen, mem))
+    }
+
+    /// Runs the original order and `trace` (with `storage`) and compares them.
+    pub fn compare(&self, params: &[i64], trace: &Trace, storage: &Storage) -> Result<ExecReport> {
+        let mut report = ExecReport::default();
+        let original = self.original_trace(params)?;
+        report.instances = original.len();
+        report.steps = trace.steps.len();
+        // Coverage: every instance exactly once, nothing else.
+        let mut expected: HashSet<Instance> = original.steps.iter().flatten().cloned().collect();
+        for step in &trace.steps {
+            for inst in step {
+                if !expected.remove(inst) {
+                    let name = self
+                        .program
+                        .statements
+                        .get(inst.0)
+                        .map_or("?".to_string(), |s| s.name.clone());
+                    let in_domain = match self.program.statements.get(inst.0) {
+                        Some(s) => s.domain.contains(params, &inst.1)?,
+                        None => false,
+                    };
+                    let why = if in_domain {
+                        "executed more than once"
+                    } else {
+                        "not in the statement's domain"
+                    };
+                    report.push(Mismatch::Spurious {
+                        stmt: name,
+                        iter: inst.1.clone(),
+                        why: why.into(),
+                    });
+                }
+            }
+        }
+        let mut missing: Vec<&Instance> = expected.iter().collect();
+        missing.sort();
+        for inst in missing {
+            report.push(Mismatch::Missing {
+                stmt: self.program.statements[inst.0].name.clone(),
+                iter: inst.1.clone(),
+            });
+        }
+        let plain = Storage::new();
+        let mut scratch = ExecReport::default();
+        let (orig_reads, orig_mem) = self.run_raw(params, &original, &plain, &mut scratch)?;
+        let (new_reads, new_mem) = self.run_raw(params, trace, storage, &mut report)?;
+        let mut keys: Vec<&(usize, Vec<i64>, usize)> = orig_reads.keys().collect();
+        keys.sort();
+        for key in keys {
+            let st = &self.program.statements[key.0];
+            let arr = &st.reads[key.2].array;
+            if self.reductions.contains(arr) && st.writes.iter().any(|w| &w.array == arr) {
+                continue;
+            }
+            let expected = orig_reads[key];
+            if let Some(&got) = new_reads.get(key) {
+                report.reads_compared += 1;
+                if got != expected {
+                    let st = &self.program.statements[key.0];
+                    let a = &st.reads[key.2];
+                    report.push(Mismatch::Read {
+                        stmt: st.name.clone(),
+                        iter: key.1.clone(),
+                        read: key.2,
+                        array: a.array.clone(),
+                        cell: cell_of(a, params, &key.1)?,
+                        expected,
+                        got,
+                    });
+                }
+            }
+        }
+        // Live-out values.
+        let mut written: Vec<&(String, Vec<i64>)> = orig_mem.written.iter().collect();
+        written.sort();
+        for (array, cell) in written {
+            let live = if storage.contains_key(array) {
+                let mut any = false;
+                for s in &self.program.live_out {
+                    if s.space().output.name.as_deref() == Some(array.as_str())
+                        && s.space().n_dim() == cell.len()
+                        && s.contains(params, cell)?
+                    {
+                        any = true;
+                        break;
+                    }
+                }
+                any
+            } else {
+                true
+            };
+            if !live {
+                continue;
+            }
+            let expected = orig_mem.read(array, cell)?;
+            let got = if new_mem.written.contains(&(array.clone(), cell.clone())) {
+                new_mem.read(array, cell)?
+            } else {
+                initial_value(array, cell)
+            };
+            report.live_out_compared += 1;
+            if got != expected {
+                report.push(Mismatch::LiveOut {
+                    array: array.clone(),
+                    cell: cell.clone(),
+                    expected,
+                    got,
+                });
+            }
+        }
+        Ok(report)
+    }
+
+    /// Runs the instances ordered by multi-dimensional affine schedules, one per
+    /// statement (each over its statement's domain space, as
+    /// [`polyalloc_formulation::Statement::schedule`]), with `storage`, and compares with
+    /// the original order.
+    pub fn compare_affine(
+        &self,
+        params: &[i64],
+        schedules: &[Vec<polyalloc_formulation::AffExpr>],
+        storage: &Storage,
+    ) -> Result<ExecReport> {
+        if schedules.len() != self.program.statements.len() {
+            return Err(SchedError::Input(format!(
+                "{} schedules for {} statements",
+                schedules.len(),
+                self.program.statements.len()
+            )));
+        }
+        self.compare_schedule(
+            params,
+            &|k, it| schedules[k].iter().map(|e| Ok(e.eval(params, it)?)).collect(),
+            storage,
+        )
+    }
+
+    /// Runs the instances ordered by `time` (equal times in parallel) with `storage` and
+    /// compares with the original order.
+    pub fn compare_schedule(&self, params: &[i64], time: TimeFn<'_>, storage: &Storage) -> Result<ExecReport> {
+        let tr = self.trace_by(params, time)?;
+        self.compare(params, &tr, storage)
+    }
+}
