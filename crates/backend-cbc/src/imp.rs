@@ -81,7 +81,27 @@ impl Solver for CbcSolver {
         let sol = build(model, options, false).solve();
         let raw = sol.raw();
         if raw.is_proven_optimal() {
-            return Ok(RawSolution { status: RawStatus::Optimal, values: raw.col_solution().to_vec() });
+            let values = raw.col_solution().to_vec();
+            if model.check_point(&values).is_ok() {
+                return Ok(RawSolution { status: RawStatus::Optimal, values });
+            }
+            // CBC 2.10 can report "proven optimal" with a point that violates a
+            // constraint after its MIP preprocessing (seen on a 3-variable pure-integer
+            // feasibility model, tests/preprocessing.rs; cf. coin-or/Cbc issue #482).
+            // Solve once more without preprocessing and presolve; whatever comes back
+            // still goes through the exact check of `Solver::solve`.
+            let mut m = build(model, options, false);
+            m.set_parameter("preprocess", "off");
+            m.set_parameter("presolve", "off");
+            let sol2 = m.solve();
+            let raw2 = sol2.raw();
+            if raw2.is_proven_optimal() {
+                return Ok(RawSolution { status: RawStatus::Optimal, values: raw2.col_solution().to_vec() });
+            }
+            if raw2.is_proven_infeasible() || raw2.secondary_status() == SecondaryStatus::LinearRelaxationInfeasible {
+                return unbounded_or_infeasible(model, options);
+            }
+            return Ok(RawSolution { status: RawStatus::Optimal, values });
         }
         if raw.is_seconds_limit_reached() || raw.secondary_status() == SecondaryStatus::StoppedOnTime {
             // CBC leaves its best incumbent (if any) in the column solution; it counts as
