@@ -132,33 +132,7 @@ pub enum OvError {
 /// Formats `sum coeffs[k] * names[k] + constant` as the paper writes it:
 /// `2*j - i + m`, `a + 2*b - 1`, `0`.
 pub fn fmt_linear(coeffs: &[i64], names: &[String], constant: i64) -> String {
-    let mut s = String::new();
-    for (&c, n) in coeffs.iter().zip(names) {
-        if c == 0 {
-            continue;
-        }
-        let a = c.unsigned_abs();
-        if s.is_empty() {
-            if c < 0 {
-                s.push('-');
-            }
-        } else {
-            s.push_str(if c < 0 { " - " } else { " + " });
-        }
-        if a != 1 {
-            s.push_str(&format!("{a}*{n}"));
-        } else {
-            s.push_str(n);
-        }
-    }
-    if s.is_empty() {
-        return constant.to_string();
-    }
-    if constant != 0 {
-        s.push_str(if constant < 0 { " - " } else { " + " });
-        s.push_str(&constant.unsigned_abs().to_string());
-    }
-    s
+    polyalloc_formulation::format_linear(coeffs, names, constant, "*")
 }
 
 /// Everything read from one example: the program, the data spaces, the legal schedules.

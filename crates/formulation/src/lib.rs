@@ -20,6 +20,10 @@
 //!   pairs of cells that are simultaneously live (004 Sec. 2.1, Def. 2.3, "conflict
 //!   set"), computed from statements, schedules, accesses and live-out data, or given
 //!   explicitly; and the set of conflicting differences (001 Sec. 3.2).
+//! * **Exact coalescing** ([`coalesce()`], [`Set::coalesce`]): fewer pieces, the same
+//!   integer points for every parameter value (after isl's `isl_map_coalesce`); its
+//!   drop-only mode ([`remove_contained`]) is applied to every conflict set computed
+//!   from a program.
 //! * **Modular mappings** ([`ModularMapping`]): storage hyperplanes (004 Sec. 3.2) with
 //!   moduli affine in the parameters, printed as `A[(i - t) mod (2N - 1)]`, with their
 //!   size as a [`Polynomial`].
@@ -74,6 +78,7 @@
 mod aff;
 mod basic;
 pub mod checker;
+pub mod coalesce;
 mod conflict;
 mod error;
 pub mod farkas;
@@ -91,10 +96,12 @@ mod space;
 pub use aff::{Aff, AffExpr, Constraint, ConstraintKind};
 pub use basic::{BasicMap, BasicSet};
 pub use checker::{check_concrete, max_live, Checker};
+pub use coalesce::{coalesce, remove_contained, CoalesceMode, CoalesceStats};
 pub use conflict::{Access, ConflictForm, ConflictSet, Program, Statement};
 pub use error::{Error, ParseError, Result};
 pub use ilp::Sample;
 pub use mapping::{ModularMapping, StorageRow};
 pub use poly::{Monomial, Polynomial};
+pub use print::format_linear;
 pub use set::{Map, Set};
 pub use space::{Space, Tuple};

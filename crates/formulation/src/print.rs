@@ -6,6 +6,13 @@ use std::fmt;
 
 /// Formats `sum(coeffs[j] * names[j]) + constant`, e.g. `2N - t + 1` (`0` when empty).
 pub(crate) fn fmt_linear(coeffs: &[i64], names: &[String], constant: i64) -> String {
+    format_linear(coeffs, names, constant, "")
+}
+
+/// Formats `sum(coeffs[j] * names[j]) + constant` with `mul` between a coefficient and
+/// its name: `2N - t + 1` (`mul = ""`, isl style), `2*j - i + m` (`mul = "*"`, as the
+/// papers' code prints it). Zero terms are left out; `0` when everything is zero.
+pub fn format_linear(coeffs: &[i64], names: &[String], constant: i64, mul: &str) -> String {
     let mut s = String::new();
     for (c, n) in coeffs.iter().zip(names) {
         let c = *c;
@@ -21,7 +28,7 @@ pub(crate) fn fmt_linear(coeffs: &[i64], names: &[String], constant: i64) -> Str
             s.push_str(if c < 0 { " - " } else { " + " });
         }
         if a != 1 {
-            s.push_str(&format!("{a}{n}"));
+            s.push_str(&format!("{a}{mul}{n}"));
         } else {
             s.push_str(n);
         }

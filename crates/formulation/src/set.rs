@@ -257,6 +257,12 @@ impl Set {
         }
         Ok(out)
     }
+    /// Exact coalescing: the same integer points for every parameter value with at most
+    /// as many pieces (empty, duplicate and contained pieces dropped, pairs whose union
+    /// is a basic set merged); see [the `coalesce` module](mod@crate::coalesce).
+    pub fn coalesce(&self) -> Result<Set> {
+        crate::coalesce::coalesce(self)
+    }
     /// Views a relation as a set over the tuple `name[x, y]`.
     pub fn wrap(&self, name: Option<String>) -> Set {
         let probe = BasicSet::universe(self.space.clone()).wrap(name.clone());

@@ -120,37 +120,11 @@ fn eval(row: &[i64], vals: &[i64]) -> Result<i64> {
 /// Formats a row `c0 + sum c_j name_j` as `t - k - 1`, `2*k + 2`: the names after the
 /// first `np` (time and loop variables) first, then the parameters, then the constant.
 fn fmt_row(row: &[i64], names: &[String], np: usize) -> String {
-    let mut s = String::new();
     let n = names.len().min(row.len().saturating_sub(1));
     let order: Vec<usize> = (np.min(n)..n).chain(0..np.min(n)).collect();
-    for j in order {
-        let c = row[1 + j];
-        if c == 0 {
-            continue;
-        }
-        let a = c.unsigned_abs();
-        if s.is_empty() {
-            if c < 0 {
-                s.push('-');
-            }
-        } else {
-            s.push_str(if c < 0 { " - " } else { " + " });
-        }
-        if a == 1 {
-            s.push_str(&names[j]);
-        } else {
-            s.push_str(&format!("{a}*{}", names[j]));
-        }
-    }
-    let c0 = row[0];
-    if s.is_empty() {
-        return c0.to_string();
-    }
-    if c0 != 0 {
-        s.push_str(if c0 < 0 { " - " } else { " + " });
-        s.push_str(&c0.unsigned_abs().to_string());
-    }
-    s
+    let coeffs: Vec<i64> = order.iter().map(|&j| row[1 + j]).collect();
+    let ordered: Vec<String> = order.iter().map(|&j| names[j].clone()).collect();
+    polyalloc_formulation::format_linear(&coeffs, &ordered, row.first().copied().unwrap_or(0), "*")
 }
 
 fn fmt_bound(row: &[i64], c: i64, names: &[String], np: usize, lower: bool) -> String {
