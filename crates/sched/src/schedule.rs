@@ -496,22 +496,7 @@ fn min_violation(
         let mut norm = LinExpr::new();
         for (j, &d) in v.dims.iter().enumerate() {
             let u = m.add_integer(format!("abs{j}"), Some(0), None);
-            m.add_constraint(
-                format!("abs{j}p"),
-                LinExpr::term(u, 1)
-                    .checked_add_scaled(&LinExpr::term(d, -1), 1)
-                    .unwrap_or_default(),
-                Cmp::Ge,
-                0,
-            );
-            m.add_constraint(
-                format!("abs{j}n"),
-                LinExpr::term(u, 1)
-                    .checked_add_scaled(&LinExpr::term(d, 1), 1)
-                    .unwrap_or_default(),
-                Cmp::Ge,
-                0,
-            );
+            bound_abs(&mut m, &format!("abs{j}"), u, d);
             norm.add_term(u, 1);
         }
         let mut objs = vec![norm];
@@ -1074,30 +1059,10 @@ fn transfer(
     let mut norm = LinExpr::new();
     for (k, &v) in a_vars.iter().chain(&g_vars).enumerate() {
         let u = m.add_integer(format!("abs_{k}"), Some(0), Some(b));
-        m.add_constraint(
-            format!("abs_{k}_p"),
-            LinExpr::term(u, 1)
-                .checked_add_scaled(&LinExpr::term(v, -1), 1)
-                .unwrap_or_default(),
-            Cmp::Ge,
-            0,
-        );
-        m.add_constraint(
-            format!("abs_{k}_n"),
-            LinExpr::term(u, 1)
-                .checked_add_scaled(&LinExpr::term(v, 1), 1)
-                .unwrap_or_default(),
-            Cmp::Ge,
-            0,
-        );
-        m.add_constraint(
-            format!("max_{k}"),
-            LinExpr::term(mx, 1)
-                .checked_add_scaled(&LinExpr::term(u, -1), 1)
-                .unwrap_or_default(),
-            Cmp::Ge,
-            0,
-        );
+        bound_abs(&mut m, &format!("abs_{k}_"), u, v);
+        let mut e = LinExpr::term(mx, 1);
+        e.add_term(u, -1);
+        m.add_constraint(format!("max_{k}"), e, Cmp::Ge, 0);
         norm.add_term(u, 1);
     }
     let mut objs = vec![LinExpr::term(mx, 1), norm];
@@ -1173,5 +1138,15 @@ fn align(
         )),
         Err(SolveError::Infeasible) | Err(SolveError::InfeasibleOrUnbounded) => Ok(None),
         Err(e) => Err(e.into()),
+    }
+}
+
+/// `u >= |v|` for two distinct variables: `u - v >= 0` (row `{name}p`) and `u + v >= 0`
+/// (row `{name}n`). Unit coefficients on distinct variables cannot overflow.
+fn bound_abs(m: &mut Model, name: &str, u: VarId, v: VarId) {
+    for (suffix, sign) in [("p", -1), ("n", 1)] {
+        let mut e = LinExpr::term(u, 1);
+        e.add_term(v, sign);
+        m.add_constraint(format!("{name}{suffix}"), e, Cmp::Ge, 0);
     }
 }
