@@ -312,11 +312,6 @@ pub fn paper_rows(
         };
         let counts = is_impl && entry.hyperplanes.is_some() && entry.moduli.is_some() && entry.expect.as_deref() != Some("invalid");
         let base = PaperRow {
-            example: ex.id.clone(),
-            paper: ex.source.paper.clone(),
-            location: entry.location.clone(),
-            array: array.clone(),
-            method: entry.method.clone(),
             paper_mapping: entry.mapping.clone(),
             paper_size: entry.size.clone(),
             paper_hyperplanes: entry.hyperplanes.clone(),
@@ -324,15 +319,9 @@ pub fn paper_rows(
             expect: entry.expect.clone(),
             paper_verdict,
             verdict_ok,
-            backend: None,
-            polyalloc_mapping: None,
-            polyalloc_size: None,
-            result: "not implemented".into(),
-            counts: false,
-            reproduced: false,
             note: entry.note.clone(),
             paper_ratio: entry.extra.get("reduction").and_then(|v| v.as_str()).map(str::to_string),
-            polyalloc_ratio: None,
+            ..PaperRow::new(&ex.id, &ex.source.paper, entry.location.clone(), &array, &entry.method)
         };
         if !is_impl {
             rows.push(base);

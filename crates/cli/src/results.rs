@@ -90,6 +90,37 @@ pub struct PaperRow {
     pub polyalloc_ratio: Option<String>,
 }
 
+impl PaperRow {
+    /// The row of one paper entry before anything is compared: no paper mapping, size or
+    /// verdict, no backend, result `not implemented`, not counted. Callers set what they
+    /// compare with struct-update syntax (`PaperRow { result, ..PaperRow::new(...) }`).
+    pub fn new(example: &str, paper: &str, location: Option<String>, array: &str, method: &str) -> PaperRow {
+        PaperRow {
+            example: example.to_string(),
+            paper: paper.to_string(),
+            location,
+            array: array.to_string(),
+            method: method.to_string(),
+            paper_mapping: None,
+            paper_size: None,
+            paper_hyperplanes: None,
+            paper_moduli: None,
+            expect: None,
+            paper_verdict: None,
+            verdict_ok: true,
+            backend: None,
+            polyalloc_mapping: None,
+            polyalloc_size: None,
+            result: "not implemented".into(),
+            counts: false,
+            reproduced: false,
+            note: None,
+            paper_ratio: None,
+            polyalloc_ratio: None,
+        }
+    }
+}
+
 /// Solve-time statistics over repeated runs (milliseconds).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Spread {

@@ -301,29 +301,7 @@ impl ExampleMethod for Flow {
 }
 
 fn row(ex: &Example, e: &PaperResult, array: &str) -> PaperRow {
-    PaperRow {
-        example: ex.id.clone(),
-        paper: ex.source.paper.clone(),
-        location: e.location.clone(),
-        array: array.to_string(),
-        method: "flow".into(),
-        paper_mapping: None,
-        paper_size: None,
-        paper_hyperplanes: None,
-        paper_moduli: None,
-        expect: None,
-        paper_verdict: None,
-        verdict_ok: true,
-        backend: None,
-        polyalloc_mapping: None,
-        polyalloc_size: None,
-        result: "not implemented".into(),
-        counts: false,
-        reproduced: false,
-        note: None,
-        paper_ratio: None,
-        polyalloc_ratio: None,
-    }
+    PaperRow::new(&ex.id, &ex.source.paper, e.location.clone(), array, "flow")
 }
 
 fn parse_vec(v: &Value) -> Option<Vec<i64>> {

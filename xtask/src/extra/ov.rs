@@ -425,11 +425,6 @@ fn paper_rows(ex: &Example, setup: &Setup, methods: &[&str], backends: &[Backend
         let (paper_verdict, verdict_ok) = verdicts.get(&k).cloned().unwrap_or((None, true));
         let counts = (e.method == "ov" || e.method == "aov") && e.hyperplanes.is_some() && e.moduli.is_some() && e.expect.as_deref() != Some("invalid");
         let base = PaperRow {
-            example: ex.id.clone(),
-            paper: ex.source.paper.clone(),
-            location: e.location.clone(),
-            array: array.clone(),
-            method: e.method.clone(),
             paper_mapping: e.mapping.clone(),
             paper_size: e.size.clone(),
             paper_hyperplanes: e.hyperplanes.clone(),
@@ -437,15 +432,10 @@ fn paper_rows(ex: &Example, setup: &Setup, methods: &[&str], backends: &[Backend
             expect: e.expect.clone(),
             paper_verdict,
             verdict_ok,
-            backend: None,
-            polyalloc_mapping: None,
-            polyalloc_size: None,
             result: "failed".into(),
             counts,
-            reproduced: false,
             note: e.note.clone(),
-            paper_ratio: None,
-            polyalloc_ratio: None,
+            ..PaperRow::new(&ex.id, &ex.source.paper, e.location.clone(), &array, &e.method)
         };
         for b in backends {
             let mut row = PaperRow { backend: Some(b.name.clone()), ..base.clone() };

@@ -100,27 +100,13 @@ fn ours(run: &Run, stmts: &[String]) -> String {
 
 fn base_row(ex: &Example, e: &PaperSchedule, backend: &str) -> PaperRow {
     PaperRow {
-        example: ex.id.clone(),
-        paper: ex.source.paper.clone(),
-        location: Some(e.location.clone()),
-        array: run_array(e.respect_broadcast).to_string(),
-        method: "schedule".into(),
         paper_mapping: Some(printed(e)),
-        paper_size: None,
-        paper_hyperplanes: None,
-        paper_moduli: None,
         expect: Some(if e.expect_valid { "valid" } else { "invalid" }.into()),
-        paper_verdict: None,
         verdict_ok: false,
         backend: Some(backend.to_string()),
-        polyalloc_mapping: None,
-        polyalloc_size: None,
         result: "failed".into(),
         counts: true,
-        reproduced: false,
-        note: None,
-        paper_ratio: None,
-        polyalloc_ratio: None,
+        ..PaperRow::new(&ex.id, &ex.source.paper, Some(e.location.clone()), run_array(e.respect_broadcast), "schedule")
     }
 }
 
