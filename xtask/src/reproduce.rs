@@ -275,6 +275,8 @@ pub fn paper_rows(
 ) -> Vec<PaperRow> {
     let mut rows = Vec::new();
     // The paper's own baseline size, the numerator of its improvement ratios (001 Table 1).
+    // Entries of crate::extra methods are written by those methods.
+    let extra_names = crate::extra::names();
     let baseline = ex.paper.iter().find(|e| e.method == "lefe").and_then(|e| e.size.as_deref()).and_then(|s| Polynomial::parse(s).ok());
     for (k, entry) in ex.paper.iter().enumerate() {
         let array = match (&entry.array, ex.arrays.len()) {
@@ -282,7 +284,7 @@ pub fn paper_rows(
             (None, 1) => ex.arrays.keys().next().cloned().unwrap_or_default(),
             _ => continue, // schedules, flow results: not storage mappings of an array
         };
-        if crate::extra::names().contains(&entry.method.as_str()) {
+        if extra_names.contains(&entry.method.as_str()) {
             continue; // owned by a crate::extra method, which writes its own rows
         }
         let is_impl = implemented.contains(&entry.method.as_str());
