@@ -3,7 +3,7 @@
 //! allocators), each plain and with the 004 Sec. 5 mitigations: median and spread of
 //! the run time over repetitions, bytes of the folded arrays, peak resident memory, and
 //! bit-for-bit output equality with the full-storage run. Replaces the `kernels`
-//! section of `results/latest.json` (other sections are kept; written atomically) and
+//! section of `results/local/latest.json` (untracked; other sections are kept; written atomically) and
 //! prints the table `cargo xtask report` puts into REPORT.md. Any output mismatch is
 //! recorded, then reported as an error (exit code 3).
 //!
@@ -18,7 +18,7 @@ use polyalloc_cli::results::{KernelRecord, ResultsFile, Spread};
 use polyalloc_cli::CliError;
 use polyalloc_kernels::{check_outputs, measure, KernelError, KernelId, Measurement, Size};
 use std::path::PathBuf;
-use xtask::{results_dir, split_list, suite_dir, workspace_root, XtaskError, EXIT_CHECK, EXIT_OK};
+use xtask::{split_list, suite_dir, workspace_root, XtaskError, EXIT_CHECK, EXIT_OK};
 
 #[derive(Args, Clone)]
 pub struct KernelsArgs {
@@ -37,7 +37,7 @@ pub struct KernelsArgs {
     /// Backend for the allocators and the padding checks.
     #[arg(long, default_value = polyalloc_solvers::DEFAULT_BACKEND, value_name = "B")]
     backend: String,
-    /// Results file whose `kernels` section is replaced (default results/latest.json).
+    /// Results file whose `kernels` section is replaced (default results/local/latest.json, untracked).
     #[arg(long, value_name = "PATH")]
     out: Option<PathBuf>,
 }
@@ -88,7 +88,7 @@ pub fn main(args: KernelsArgs) -> Result<i32, XtaskError> {
         }
     };
     let methods: Vec<String> = args.method.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
-    let path = args.out.clone().unwrap_or_else(|| results_dir().join("latest.json"));
+    let path = args.out.clone().unwrap_or_else(|| xtask::local_dir().join("latest.json"));
     // Load first: a file that does not parse is an error, never overwritten.
     let mut file = if path.exists() { ResultsFile::load(&path)? } else { ResultsFile::new("cargo xtask kernels", &workspace_root()) };
     let mut all = Vec::new();

@@ -6,7 +6,7 @@
 //! * [`reproduce`]: every bench-suite example with every applicable method on the chosen
 //!   backends; per paper a Markdown table side by side with the paper's table (paper
 //!   mapping and the checker's verdict on it, polyalloc's mapping, sizes, match or
-//!   differ); `results/latest.json`.
+//!   differ); `results/local/latest.json` (untracked, see [`local_dir`]).
 //! * [`bench`]: solve time per example, method and backend over K runs (median, min,
 //!   max); `results/bench.json`.
 //! * [`compare`](polyalloc_cli::compare): old results against new ones (size changes,
@@ -24,6 +24,7 @@
 //! `reproduce --strict` found a paper result not reproduced).
 
 pub mod bench;
+pub mod bless;
 pub mod extra;
 pub mod report;
 pub mod reproduce;
@@ -49,9 +50,32 @@ pub fn workspace_root() -> PathBuf {
     root.canonicalize().unwrap_or(root)
 }
 
-/// `results/` of the workspace.
+/// `results/` of the workspace: the committed references ([`reference_path`],
+/// [`reference_bench_path`], `REPORT.md` and its plots) and, below [`local_dir`], the
+/// untracked outputs of runs.
 pub fn results_dir() -> PathBuf {
     workspace_root().join("results")
+}
+
+/// Where runs write by default: `results/local/`, ignored by git. `reproduce` and
+/// `kernels` write `latest.json` there and `bench` writes `bench.json`, so that running
+/// the main job never changes a tracked file (the tests compare against the committed
+/// references). `cargo xtask bless` promotes a local run to the references.
+pub fn local_dir() -> PathBuf {
+    results_dir().join("local")
+}
+
+/// The committed reference results: `results/baseline.json` (every example, method and
+/// backend, with the kernels section). `compare` and the baseline test read it; the
+/// report is generated from it. Changed only by `cargo xtask bless` (or an explicit
+/// `--out`).
+pub fn reference_path() -> PathBuf {
+    results_dir().join("baseline.json")
+}
+
+/// The committed benchmark reference: `results/bench.json`.
+pub fn reference_bench_path() -> PathBuf {
+    results_dir().join("bench.json")
 }
 
 /// The bench-suite directory.

@@ -53,25 +53,26 @@ impl Selection {
 #[derive(Subcommand)]
 enum Command {
     /// Runs every example with every method; prints the paper tables side by side;
-    /// writes results/latest.json.
+    /// writes results/local/latest.json (untracked).
     Reproduce {
         #[command(flatten)]
         sel: Selection,
         /// Exit with 3 when a paper result is not reproduced.
         #[arg(long)]
         strict: bool,
-        /// Where to write the results (default results/latest.json).
+        /// Where to write the results (default results/local/latest.json, untracked).
         #[arg(long, value_name = "PATH")]
         out: Option<PathBuf>,
     },
-    /// Solve time per example, method and backend over K runs; writes results/bench.json.
+    /// Solve time per example, method and backend over K runs; writes
+    /// results/local/bench.json (untracked).
     Bench {
         #[command(flatten)]
         sel: Selection,
         /// Runs per combination.
         #[arg(long, default_value_t = 5, value_name = "K")]
         repeat: usize,
-        /// Where to write the results (default results/bench.json).
+        /// Where to write the results (default results/local/bench.json, untracked).
         #[arg(long, value_name = "PATH")]
         out: Option<PathBuf>,
     },
@@ -87,17 +88,34 @@ enum Command {
     },
     /// Kernels of 004 Table II with full storage and each method's folded mapping (plain
     /// and with the Sec. 5 mitigations): time, memory, bit-identical outputs; writes the
-    /// `kernels` section of results/latest.json.
+    /// `kernels` section of results/local/latest.json (untracked).
     Kernels(kernels::KernelsArgs),
-    /// Writes results/REPORT.md and SVG plots from results/latest.json (and bench.json).
+    /// Writes results/REPORT.md and SVG plots from the reference results
+    /// (results/baseline.json and results/bench.json).
     Report {
-        /// The results directory.
+        /// The output directory (default results).
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
+        /// The results file the report shows (default results/baseline.json).
+        #[arg(long, value_name = "FILE")]
+        results: Option<PathBuf>,
+        /// The bench results (default results/bench.json, when it exists).
+        #[arg(long, value_name = "FILE")]
+        bench: Option<PathBuf>,
         /// Write nothing; exit with 3 when REPORT.md or a plot differs from what the
         /// results files give (the report drifted from the results).
         #[arg(long)]
         check: bool,
+    },
+    /// Makes a local run the committed reference: copies results/local/latest.json to
+    /// results/baseline.json (keeping the reference's kernels section when the run has
+    /// none) and results/local/bench.json to results/bench.json (when it exists), then
+    /// regenerates REPORT.md and the plots. The only command besides `report` and an
+    /// explicit `--out` that changes tracked files.
+    Bless {
+        /// The directory of the local run (default results/local).
+        #[arg(long, value_name = "DIR")]
+        from: Option<PathBuf>,
     },
 }
 
@@ -196,19 +214,10 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
         Command::Reproduce { sel, strict, out } => {
             note_backends(&sel.backend);
             let pb = progress_bar();
-            let mut results = reproduce::run(&sel.options()?, Some(&pb))?;
+            let (results, path) = reproduce::main_job(&sel.options()?, out, Some(&pb))?;
             pb.finish_and_clear();
             print!("{}", reproduce::markdown(&results));
-            let path = out.unwrap_or_else(|| results_dir().join("latest.json"));
-            // `cargo xtask kernels` owns the `kernels` section of the same file: keep it.
-            if path.exists() {
-                match ResultsFile::load(&path) {
-                    Ok(old) => results.kernels = old.kernels,
-                    Err(e) => eprintln!("xtask: {} not readable ({e}); its kernels section is not carried over", path.display()),
-                }
-            }
-            results.save(&path)?;
-            eprintln!("xtask: wrote {}", path.display());
+            eprintln!("xtask: wrote {} (untracked unless --out says otherwise; `cargo xtask bless` makes it the reference)", path.display());
             let missing = reproduce::not_reproduced(&results);
             if strict && !missing.is_empty() {
                 eprintln!("xtask: --strict: {} paper result(s) not reproduced", missing.len());
@@ -223,7 +232,7 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
             pb.finish_and_clear();
             print!("{}", xtask::bench::markdown(&results));
             println!("\nFor the per-ILP micro-benchmark of the backends: `cargo bench -p polyalloc-solvers` (criterion).");
-            let path = out.unwrap_or_else(|| results_dir().join("bench.json"));
+            let path = out.unwrap_or_else(|| xtask::local_dir().join("bench.json"));
             results.save(&path)?;
             eprintln!("xtask: wrote {}", path.display());
             Ok(EXIT_OK)
@@ -237,24 +246,25 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
             Ok(if report.regressions().is_empty() { EXIT_OK } else { EXIT_CHECK })
         }
         Command::Kernels(args) => kernels::main(args),
-        Command::Report { dir, check } => {
+        Command::Report { dir, results, bench, check } => {
             let dir = dir.unwrap_or_else(results_dir);
-            let latest_path = dir.join("latest.json");
-            if !latest_path.exists() {
-                return Err(XtaskError::Input(format!("{}: not found; run `cargo xtask reproduce` first", latest_path.display())));
-            }
-            let latest = ResultsFile::load(&latest_path)?;
-            let bench_path = dir.join("bench.json");
-            let bench = if bench_path.exists() { Some(ResultsFile::load(&bench_path)?) } else { None };
+            let inputs = report::Inputs::load(results.unwrap_or_else(xtask::reference_path), bench.or_else(|| Some(xtask::reference_bench_path())))?;
             if check {
-                let stale = report::check(&dir, &latest, bench.as_ref());
+                let stale = report::check(&dir, &inputs);
                 for p in &stale {
                     eprintln!("xtask: report --check: {} is out of date; run `cargo xtask report`", p.display());
                 }
                 return Ok(if stale.is_empty() { EXIT_OK } else { EXIT_CHECK });
             }
-            report::write(&dir, &latest, bench.as_ref())?;
+            report::write(&dir, &inputs)?;
             eprintln!("xtask: wrote {}", dir.join("REPORT.md").display());
+            Ok(EXIT_OK)
+        }
+        Command::Bless { from } => {
+            let from = from.unwrap_or_else(xtask::local_dir);
+            for p in xtask::bless::bless(&from, &results_dir())? {
+                eprintln!("xtask: bless: wrote {}", p.display());
+            }
             Ok(EXIT_OK)
         }
     }

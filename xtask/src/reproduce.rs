@@ -520,3 +520,21 @@ pub fn summary(f: &ResultsFile) -> String {
 pub fn not_reproduced(f: &ResultsFile) -> Vec<&PaperRow> {
     f.paper.iter().filter(|r| r.counts && !r.reproduced).collect()
 }
+
+/// The main job, as `cargo xtask reproduce` runs it: [`run`], then the results are
+/// written to `out`, by default `results/local/latest.json` ([`crate::local_dir`],
+/// untracked: the main job never changes a tracked file). The `kernels` section of an
+/// existing file at that path (written by `cargo xtask kernels`) is carried over.
+/// Returns the results and the path written.
+pub fn main_job(opts: &Options, out: Option<PathBuf>, progress: Option<&ProgressBar>) -> Result<(ResultsFile, PathBuf), XtaskError> {
+    let mut results = run(opts, progress)?;
+    let path = out.unwrap_or_else(|| crate::local_dir().join("latest.json"));
+    if path.exists() {
+        match ResultsFile::load(&path) {
+            Ok(old) => results.kernels = old.kernels,
+            Err(e) => eprintln!("xtask: {} not readable ({e}); its kernels section is not carried over", path.display()),
+        }
+    }
+    results.save(&path)?;
+    Ok((results, path))
+}

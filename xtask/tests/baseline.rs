@@ -2,7 +2,7 @@
 //! built-in backend and compares with `results/baseline.json` (records of backends not
 //! compiled into this build, or not run here, are left out). Fails when a mapping got
 //! larger, stopped verifying or disappeared. Regenerate the baseline with
-//! `cargo xtask --features highs,cbc reproduce --backend all --out results/baseline.json`
+//! `cargo xtask --features highs,cbc reproduce --backend all` and `cargo xtask bless`
 //! when a change is intended.
 
 use polyalloc_cli::compare::compare;

@@ -21,7 +21,7 @@
 //!   which runs `polyalloc_alloc::allocate` (that **verifies** every mapping with the
 //!   independent exact checker) and turns the outcome into a [`Record`];
 //! * [`record`]: the stable JSON schema of one (example, array, method, backend) result;
-//! * [`results`]: the results file (`results/latest.json`, `results/baseline.json`) with
+//! * [`results`]: the results file (`results/local/latest.json`, `results/baseline.json`) with
 //!   its metadata, written atomically;
 //! * [`compare`]: old results against new ones: size changes, verification, solve-time
 //!   ratios; the regression check behind `cargo xtask compare`;

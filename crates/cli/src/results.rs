@@ -1,4 +1,4 @@
-//! Results files (`results/latest.json`, `results/baseline.json`, `results/bench.json`):
+//! Results files (`results/local/latest.json`, `results/baseline.json`, `results/bench.json`):
 //! the records of a run with when, where and from which revision they come. Written
 //! atomically (a temporary file in the same directory, then a rename), so a reader
 //! never sees a half-written file.

@@ -1,0 +1,37 @@
+//! `cargo xtask bless`: the explicit step that turns a local run into the committed
+//! references. Runs write under `results/local/` (untracked); the references
+//! (`results/baseline.json`, `results/bench.json`, `results/REPORT.md` and its plots)
+//! change only here, through `cargo xtask report`, or through an explicit `--out`.
+
+use crate::report::{self, Inputs};
+use crate::XtaskError;
+use polyalloc_cli::results::ResultsFile;
+use std::path::{Path, PathBuf};
+
+/// Copies `from/latest.json` to `refs/baseline.json` (keeping the old reference's
+/// `kernels` section when the run has none) and `from/bench.json`, when it exists, to
+/// `refs/bench.json`; then regenerates the report in `refs`. Returns the files written.
+pub fn bless(from: &Path, refs: &Path) -> Result<Vec<PathBuf>, XtaskError> {
+    let latest = from.join("latest.json");
+    if !latest.exists() {
+        return Err(XtaskError::Input(format!("{}: not found; run `cargo xtask reproduce` first", latest.display())));
+    }
+    let mut run = ResultsFile::load(&latest)?;
+    let baseline = refs.join("baseline.json");
+    if run.kernels.is_empty() && baseline.exists() {
+        run.kernels = ResultsFile::load(&baseline)?.kernels;
+    }
+    let mut written = Vec::new();
+    run.save(&baseline)?;
+    written.push(baseline.clone());
+    let bench = from.join("bench.json");
+    let bench_ref = refs.join("bench.json");
+    if bench.exists() {
+        ResultsFile::load(&bench)?.save(&bench_ref)?;
+        written.push(bench_ref.clone());
+    }
+    let inputs = Inputs::load(baseline, Some(bench_ref))?;
+    report::write(refs, &inputs)?;
+    written.push(refs.join("REPORT.md"));
+    Ok(written)
+}
