@@ -1,10 +1,9 @@
 //! Shared helpers of the workspace-level integration tests.
 
-use polyalloc_alloc::{Allocator, MethodRegistry};
+use polyalloc_alloc::Allocator;
 use polyalloc_formulation::{Error, Map};
 use polyalloc_suite::Example;
 use std::collections::BTreeSet;
-use std::sync::OnceLock;
 
 /// Most conflict pairs a test enumerates for one instance; larger instances are
 /// skipped by the concrete checks (the symbolic checker covers every parameter value).
@@ -32,8 +31,8 @@ pub fn backends() -> Vec<Box<dyn polyalloc_ilp::Solver>> {
     reg.names().into_iter().map(|n| reg.create(n).expect("compiled-in backend")).collect()
 }
 
-/// A method by registry name, from the same registry the CLI and the harness use.
+/// A conflict-set method by registry name, from the same registry the CLI and the
+/// harness use.
 pub fn method(name: &str) -> &'static dyn Allocator {
-    static METHODS: OnceLock<MethodRegistry> = OnceLock::new();
-    METHODS.get_or_init(polyalloc_cli::methods).get(name).unwrap_or_else(|| panic!("no method `{name}` registered"))
+    polyalloc::registry().allocator(name).unwrap_or_else(|| panic!("no conflict-set method `{name}` registered"))
 }

@@ -7,9 +7,9 @@
 use crate::reproduce::load_examples;
 use crate::XtaskError;
 use indicatif::ProgressBar;
-use polyalloc_cli::results::{BenchRecord, ResultsFile, Spread};
-use polyalloc_cli::run;
-use polyalloc_cli::{methods, Status};
+use crate::results::{BenchRecord, ResultsFile, Spread};
+use polyalloc::run as facade;
+use polyalloc::{Input, Method, Status};
 use std::fmt::Write;
 
 #[path = "bench_flow.rs"]
@@ -30,40 +30,48 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
         return bench_flow::only(opts); // paper 003: network flow vs ILP backends
     }
     let repeat = opts.repeat.max(1);
-    let registry = methods();
-    let methods = run::select_methods(&registry, &opts.reproduce.method)?;
-    let backends = run::backends(&opts.reproduce.backend)?;
+    let methods = polyalloc::registry().select(&opts.reproduce.method)?;
+    let backends = facade::backends(&opts.reproduce.backend)?;
     let examples = load_examples(&opts.reproduce.suite, &opts.reproduce.only)?;
     let mut out = ResultsFile::new(
         &format!("cargo xtask bench --backend {} --method {} --repeat {repeat}", opts.reproduce.backend, opts.reproduce.method),
         &crate::workspace_root(),
     );
+    let inputs: Vec<Input> = examples.iter().map(|e| Input::new(e.clone())).collect();
+    let plans: Vec<Vec<(&dyn Method, Vec<String>)>> = inputs
+        .iter()
+        .map(|input| {
+            if facade::is_metadata_only(&input.example) {
+                return Vec::new();
+            }
+            methods.iter().filter_map(|m| m.targets(input).ok().map(|ts| (*m, ts))).collect()
+        })
+        .collect();
     if let Some(pb) = progress {
-        let total: usize = examples
-            .iter()
-            .filter(|e| !run::is_metadata_only(e))
-            .map(|e| e.allocatable_arrays().len() * methods.len() * backends.len() * repeat)
-            .sum();
+        let total: usize = plans.iter().map(|p| p.iter().map(|(_, ts)| ts.len() * backends.len() * repeat).sum::<usize>()).sum();
         pb.set_length(total as u64);
     }
-    for ex in &examples {
-        if run::is_metadata_only(ex) {
+    for (input, plan) in inputs.iter().zip(&plans) {
+        let ex = &input.example;
+        if facade::is_metadata_only(ex) {
             out.skipped.push(format!("{}: metadata only", ex.id));
             continue;
         }
-        let size_params = run::largest_instance(ex);
-        for a in ex.allocatable_arrays() {
-            let problem = match ex.problem(&a) {
-                Ok(p) => p,
-                Err(e) => {
-                    out.skipped.push(format!("{} array {a}: {}", ex.id, e.to_string().replace('\n', " ")));
-                    if let Some(pb) = progress {
-                        pb.inc((methods.len() * backends.len() * repeat) as u64);
+        let size_params = facade::largest_instance(ex);
+        for (m, targets) in plan {
+            for a in targets {
+                if m.as_allocator().is_some() {
+                    if let Err(e) = input.problem(a) {
+                        let why = format!("{} array {a}: {}", ex.id, e.to_string().replace('\n', " "));
+                        if !out.skipped.contains(&why) {
+                            out.skipped.push(why);
+                        }
+                        if let Some(pb) = progress {
+                            pb.inc((backends.len() * repeat) as u64);
+                        }
+                        continue;
                     }
-                    continue;
                 }
-            };
-            for m in &methods {
                 for b in &backends {
                     if let Some(pb) = progress {
                         pb.set_message(format!("{} {a} {} {}", ex.id, m.name(), b.name));
@@ -72,8 +80,8 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
                     let mut method = Vec::new();
                     let mut first = None;
                     for _ in 0..repeat {
-                        let ro = run::RunOptions { size_params: size_params.as_ref(), dump_lp: None, time_limit: opts.reproduce.time_limit };
-                        let r = run::run_one(&ex.id, &problem, *m, b, ro);
+                        let ro = facade::RunOptions { size_params: size_params.as_ref(), dump_lp: None, time_limit: opts.reproduce.time_limit };
+                        let r = facade::run_record(input, *m, a, b, ro);
                         if r.status == Status::Ok {
                             solve.push(r.solve_ms);
                             method.push(r.method_ms);

@@ -21,8 +21,8 @@
 use crate::reproduce::load_examples;
 use crate::XtaskError;
 use polyalloc_alloc_flow::{algorithm, ilp, vecs, LoopSequence};
-use polyalloc_cli::results::{BenchRecord, ResultsFile, Spread};
-use polyalloc_cli::run;
+use crate::results::{BenchRecord, ResultsFile, Spread};
+use polyalloc::run;
 use std::time::Instant;
 
 /// True when `--method` selects `flow`.

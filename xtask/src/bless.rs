@@ -5,7 +5,7 @@
 
 use crate::report::{self, Inputs};
 use crate::XtaskError;
-use polyalloc_cli::results::ResultsFile;
+use crate::results::ResultsFile;
 use std::path::{Path, PathBuf};
 
 /// Copies `from/latest.json` to `refs/baseline.json` (keeping the old reference's

@@ -16,9 +16,9 @@
 //! entries it owns, with `counts`/`reproduced` decided by its own comparison (documented
 //! in its module). The generic paper-row code skips entries of these methods.
 
-use polyalloc_cli::results::PaperRow;
-use polyalloc_cli::run::Backend;
-use polyalloc_cli::Record;
+use crate::results::PaperRow;
+use polyalloc::run::Backend;
+use polyalloc::Record;
 use polyalloc_suite::Example;
 use std::time::Duration;
 
@@ -49,6 +49,27 @@ pub trait ExampleMethod {
     /// Runs the method on every backend. `methods` is the subset of [`names`](Self::names)
     /// selected by `--method`. Failures are records with a non-`ok` status, never panics.
     fn run(&self, ex: &Example, methods: &[&str], backends: &[Backend], time_limit: Option<Duration>) -> ExtraRun;
+}
+
+/// The paper rows of a program paper (000, 002, 003), from the records the registry's
+/// methods produced for one example. Each module reads its method's typed details back
+/// (deserialising `Record::details` into the method crate's details struct) and
+/// decides `counts`/`reproduced` by its own comparison, documented in its module. The
+/// methods themselves run through `polyalloc::run_record` like every other method.
+pub trait PaperModule {
+    /// The method names whose paper entries this module compares (`["ov", "aov", "uov"]`).
+    fn names(&self) -> &'static [&'static str];
+    /// True when the example carries this paper's input.
+    fn applies(&self, ex: &Example) -> bool;
+    /// The rows of the example's paper entries of [`names`](Self::names) that were
+    /// selected, side by side with `records` (this example's records, every backend).
+    /// `paper_verdict`s that need a solver use the first backend.
+    fn paper_rows(&self, ex: &Example, selected: &[&str], records: &[Record], backends: &[Backend], time_limit: Option<Duration>) -> Vec<PaperRow>;
+}
+
+/// Every paper module, in paper order.
+pub fn paper_modules() -> Vec<Box<dyn PaperModule>> {
+    vec![]
 }
 
 /// Every method of this kind, in paper order.

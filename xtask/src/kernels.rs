@@ -14,8 +14,7 @@
 //! build without rebuilding the harness in release.
 
 use clap::Args;
-use polyalloc_cli::results::{KernelRecord, ResultsFile, Spread};
-use polyalloc_cli::CliError;
+use xtask::results::{KernelRecord, ResultsFile, Spread};
 use polyalloc_kernels::{check_outputs, measure, KernelError, KernelId, Measurement, Size};
 use std::path::PathBuf;
 use xtask::{split_list, suite_dir, workspace_root, XtaskError, EXIT_CHECK, EXIT_OK};
@@ -102,7 +101,7 @@ pub fn main(args: KernelsArgs) -> Result<i32, XtaskError> {
         .map_err(|e| match e {
             // Bad sizes are input errors; an allocator or checker failure is a run failure.
             KernelError::Config(m) => XtaskError::Input(format!("kernels: {m}")),
-            e => XtaskError::Cli(CliError::Solver(format!("kernels: {e}"))),
+            e => XtaskError::Cli(polyalloc::Error::Solver(format!("kernels: {e}"))),
         })?;
         if let Err(e) = check_outputs(&ms) {
             eprintln!("xtask: error: {e}");

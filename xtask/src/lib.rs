@@ -9,14 +9,14 @@
 //!   differ); `results/local/latest.json` (untracked, see [`local_dir`]).
 //! * [`bench`]: solve time per example, method and backend over K runs (median, min,
 //!   max); `results/bench.json`.
-//! * [`compare`](polyalloc_cli::compare): old results against new ones (size changes,
+//! * [`compare`](crate::compare): old results against new ones (size changes,
 //!   verification, solve-time ratios), failing on a regression; [`scope_to`] restricts
 //!   the old results to what a partial new run covers.
 //! * [`report`]: `results/REPORT.md` with the tables and SVG plots ([`svg`]).
 //!
-//! Every record comes from `polyalloc_cli::run::run_one`, the same code path as the
+//! Every record comes from `polyalloc::run_record`, the same code path as the
 //! `polyalloc` command (which runs `polyalloc_alloc::allocate`, which verifies every
-//! mapping), and is stored in the CLI's JSON schema (`polyalloc_cli::Record`).
+//! mapping), and is stored in the CLI's JSON schema (`polyalloc::Record`).
 //!
 //! Exit codes of `cargo xtask`: 0 ok; 1 invalid input (arguments, unreadable or
 //! malformed files); 2 a run could not be completed (a backend could not be created, a
@@ -25,12 +25,14 @@
 
 pub mod bench;
 pub mod bless;
+pub mod compare;
 pub mod extra;
 pub mod report;
 pub mod reproduce;
+pub mod results;
 pub mod svg;
 
-use polyalloc_cli::{CliError, Record};
+use polyalloc::Record;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -87,7 +89,7 @@ pub fn suite_dir() -> PathBuf {
 #[derive(Debug, thiserror::Error)]
 pub enum XtaskError {
     #[error(transparent)]
-    Cli(#[from] CliError),
+    Cli(#[from] polyalloc::Error),
     #[error("{0}")]
     Input(String),
 }
@@ -96,8 +98,8 @@ impl XtaskError {
     /// The exit code ([`EXIT_INPUT`] or [`EXIT_RUN`]).
     pub fn exit_code(&self) -> i32 {
         match self {
-            XtaskError::Cli(CliError::Solver(_)) | XtaskError::Cli(CliError::Verification(_)) => EXIT_RUN,
-            XtaskError::Cli(CliError::Io { .. }) => EXIT_RUN,
+            XtaskError::Cli(polyalloc::Error::Solver(_)) | XtaskError::Cli(polyalloc::Error::Verification(_)) => EXIT_RUN,
+            XtaskError::Cli(polyalloc::Error::Io { .. }) => EXIT_RUN,
             _ => EXIT_INPUT,
         }
     }

@@ -5,7 +5,7 @@ mod kernels;
 
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use polyalloc_cli::results::ResultsFile;
+use xtask::results::ResultsFile;
 use std::path::PathBuf;
 use xtask::{report, reproduce, results_dir, split_list, XtaskError, EXIT_CHECK, EXIT_INPUT, EXIT_OK};
 
@@ -45,7 +45,7 @@ impl Selection {
             only: split_list(&self.only),
             method: self.method.clone(),
             suite: xtask::suite_dir(),
-            time_limit: polyalloc_cli::run::parse_time_limit(self.time_limit)?,
+            time_limit: polyalloc::run::parse_time_limit(self.time_limit)?,
         })
     }
 }
@@ -241,7 +241,7 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
             let old = ResultsFile::load(&old)?;
             let new = ResultsFile::load(&new)?;
             let old_records = if partial { xtask::scope_to(&old.records, &new.records) } else { old.records.clone() };
-            let report = polyalloc_cli::compare::compare(&old_records, &new.records);
+            let report = xtask::compare::compare(&old_records, &new.records);
             print!("{}", report.to_markdown());
             Ok(if report.regressions().is_empty() { EXIT_OK } else { EXIT_CHECK })
         }

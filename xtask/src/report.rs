@@ -8,8 +8,8 @@
 
 use crate::svg::{hbar_chart, Bar, Group};
 use crate::XtaskError;
-use polyalloc_cli::results::{write_atomic, ResultsFile};
-use polyalloc_cli::Status;
+use crate::results::{write_atomic, ResultsFile};
+use polyalloc::Status;
 use polyalloc_formulation::Polynomial;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -203,7 +203,7 @@ fn human_bytes(b: u64) -> String {
 }
 
 /// The kernels table (`cargo xtask kernels`, REPORT.md).
-pub fn kernels_markdown(records: &[polyalloc_cli::results::KernelRecord]) -> String {
+pub fn kernels_markdown(records: &[crate::results::KernelRecord]) -> String {
     let mut s = String::new();
     s.push_str("| kernel | size | method | variant | mitigation | mapping | ms (min-max) | vs full | vs lefe | bytes | full / folded bytes | peak RSS | output equal |\n");
     s.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");

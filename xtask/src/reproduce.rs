@@ -14,10 +14,10 @@
 
 use crate::{selected, XtaskError};
 use indicatif::ProgressBar;
-use polyalloc_alloc::{verify, AllocError, Problem, Verification};
-use polyalloc_cli::results::{PaperRow, ResultsFile};
-use polyalloc_cli::run::{self, Backend};
-use polyalloc_cli::{methods, Record, Status};
+use crate::results::{PaperRow, ResultsFile};
+use polyalloc::run::{self, Backend};
+use polyalloc::{Input, Method, Record, Status};
+use polyalloc_alloc::{verify, AllocError, Verification};
 use polyalloc_formulation::Polynomial;
 use polyalloc_suite::Example;
 use std::collections::{BTreeMap, BTreeSet};
@@ -56,16 +56,19 @@ impl Default for Options {
     }
 }
 
-/// Methods whose paper entries are mappings checked against the file's conflict set.
-/// Other methods (`ov`, `aov` under substituted schedules, `schedule`, `flow`) have
-/// their own semantics, checked elsewhere.
-fn conflict_set_method(m: &str) -> bool {
-    matches!(m, "lefe" | "smo" | "lattice" | "lattice-h1" | "lattice-h2" | "lattice-h3" | "beeclak")
+/// True when a paper entry of `method` is a storage mapping of the file's conflict set,
+/// checked against it: the entries of conflict-set methods, registered
+/// ([`polyalloc_alloc::Method::as_allocator`]) or not implemented here (`lattice-h3`,
+/// `beeclak`). Entries of registered program methods (occupancy vectors under their
+/// schedules, schedules, flow) are compared by their paper's module in
+/// [`crate::extra`].
+fn conflict_set_method(method: &str) -> bool {
+    polyalloc::registry().get(method).is_none_or(|m| m.as_allocator().is_some())
 }
 
 /// Loads the suite and keeps the selected examples (an unknown `--only` id is an error).
 pub fn load_examples(suite: &std::path::Path, only: &[String]) -> Result<Vec<Example>, XtaskError> {
-    let all = polyalloc_suite::load_dir(suite).map_err(polyalloc_cli::CliError::from)?;
+    let all = polyalloc_suite::load_dir(suite).map_err(polyalloc::Error::from)?;
     for p in only {
         if !p.ends_with('*') && !all.iter().any(|e| &e.id == p) {
             return Err(XtaskError::Input(format!(
@@ -85,9 +88,8 @@ pub fn load_examples(suite: &std::path::Path, only: &[String]) -> Result<Vec<Exa
 /// Runs the reproduction and returns the results (records, paper rows, skipped items).
 /// `progress` is advanced once per run.
 pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile, XtaskError> {
-    let registry = methods();
     let extras = crate::extra::registry();
-    let (methods, extra_selected) = split_methods(&registry, &extras, &opts.method)?;
+    let (methods, extra_selected) = split_methods(&extras, &opts.method)?;
     let backends = run::backends(&opts.backend)?;
     let examples = load_examples(&opts.suite, &opts.only)?;
     let mut out = ResultsFile::new(&format!("cargo xtask reproduce --backend {} --method {}", opts.backend, opts.method), &crate::workspace_root());
@@ -97,56 +99,70 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
     if !opts.only.is_empty() {
         out.command.push_str(&format!(" --only {}", opts.only.join(",")));
     }
+    let inputs: Vec<Input> = examples.iter().map(|e| Input::new(e.clone())).collect();
+    // Every (method, targets) of every example, computed once: the plan sizes the
+    // progress bar, and a method that does not apply is left out silently.
+    let plans: Vec<Vec<(&dyn Method, Vec<String>)>> = inputs
+        .iter()
+        .map(|input| {
+            if run::is_metadata_only(&input.example) {
+                return Vec::new();
+            }
+            methods.iter().filter_map(|m| m.targets(input).ok().map(|ts| (*m, ts))).collect()
+        })
+        .collect();
     if let Some(pb) = progress {
-        let total: usize = examples
-            .iter()
-            .filter(|e| !run::is_metadata_only(e))
-            .map(|e| {
-                e.allocatable_arrays().len() * methods.len() * backends.len()
-                    + extras.iter().filter(|m| m.applies(e)).count()
-            })
-            .sum();
+        let total: usize = plans.iter().map(|p| p.iter().map(|(_, ts)| ts.len() * backends.len()).sum::<usize>()).sum::<usize>()
+            + examples.iter().map(|e| extras.iter().filter(|m| m.applies(e)).count()).sum::<usize>();
         pb.set_length(total as u64);
     }
     let selected_methods: BTreeSet<&str> = methods.iter().map(|m| m.name()).collect();
-    for ex in &examples {
+    for ((ex, input), plan) in examples.iter().zip(&inputs).zip(&plans) {
         if run::is_metadata_only(ex) {
             out.skipped.push(format!("{}: metadata only", ex.id));
             continue;
         }
-        let arrays = if methods.is_empty() { Vec::new() } else { ex.allocatable_arrays() };
         let extra_applies = extras.iter().any(|m| m.applies(ex) && m.names().iter().any(|n| extra_selected.contains(n)));
-        if arrays.is_empty() && !extra_applies && !methods.is_empty() {
-            out.skipped.push(format!("{}: no array with a conflict set (method-specific input that no method handles yet)", ex.id));
+        if plan.is_empty() && !extra_applies && !methods.is_empty() {
+            out.skipped.push(format!("{}: no selected method applies", ex.id));
         }
         let size_params = run::largest_instance(ex);
-        let mut problems: BTreeMap<String, Problem> = BTreeMap::new();
-        for a in &arrays {
-            if let Some(pb) = progress {
-                pb.set_message(format!("{} {a}", ex.id));
-            }
-            let problem = match ex.problem(a) {
-                Ok(p) => p,
-                Err(e) => {
-                    out.skipped.push(format!("{} array {a}: {}", ex.id, one_line(&e.to_string())));
-                    if let Some(pb) = progress {
-                        pb.inc((methods.len() * backends.len()) as u64);
-                    }
-                    continue;
+        for (m, targets) in plan {
+            for t in targets {
+                if let Some(pb) = progress {
+                    pb.set_message(format!("{} {t} {}", ex.id, m.name()));
                 }
-            };
-            for m in &methods {
+                // A conflict set that cannot be built is a skipped array, not a failure
+                // of each method.
+                if m.as_allocator().is_some() {
+                    if let Err(e) = input.problem(t) {
+                        let why = format!("{} array {t}: {}", ex.id, one_line(&e.to_string()));
+                        if !out.skipped.contains(&why) {
+                            out.skipped.push(why);
+                        }
+                        if let Some(pb) = progress {
+                            pb.inc(backends.len() as u64);
+                        }
+                        continue;
+                    }
+                }
                 for b in &backends {
                     let ro = run::RunOptions { size_params: size_params.as_ref(), dump_lp: None, time_limit: opts.time_limit };
-                    out.records.push(run::run_one(&ex.id, &problem, *m, b, ro));
+                    out.records.push(run::run_record(input, *m, t, b, ro));
                     if let Some(pb) = progress {
                         pb.inc(1);
                     }
                 }
             }
-            problems.insert(a.clone(), problem);
         }
-        out.paper.extend(paper_rows(ex, &problems, &out.records, &registry.names(), &selected_methods, &backends, opts.time_limit));
+        out.paper.extend(paper_rows(ex, input, &out.records, &selected_methods, &backends, opts.time_limit));
+        for pm in crate::extra::paper_modules() {
+            let chosen: Vec<&str> = pm.names().iter().copied().filter(|n| selected_methods.contains(n)).collect();
+            if pm.applies(ex) && !chosen.is_empty() {
+                let recs: Vec<Record> = out.records.iter().filter(|r| r.example == ex.id).cloned().collect();
+                out.paper.extend(pm.paper_rows(ex, &chosen, &recs, &backends, opts.time_limit));
+            }
+        }
         for m in &extras {
             if !m.applies(ex) {
                 continue;
@@ -170,26 +186,25 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
     Ok(out)
 }
 
-/// Splits a `--method` selection (`all`, a name, `a,b`) into conflict-set allocators of
-/// the CLI registry and names of [`crate::extra`] methods; an unknown name is an input
-/// error listing both.
-pub fn split_methods<'a>(
-    registry: &'a polyalloc_alloc::MethodRegistry,
+/// Splits a `--method` selection (`all`, a name, `a,b`) into methods of the registry
+/// and names of [`crate::extra`] methods; an unknown name is an input error listing both.
+pub fn split_methods(
     extras: &[Box<dyn crate::extra::ExampleMethod>],
     spec: &str,
-) -> Result<(Vec<&'a dyn polyalloc_alloc::Allocator>, BTreeSet<&'static str>), XtaskError> {
+) -> Result<(Vec<&'static dyn Method>, BTreeSet<&'static str>), XtaskError> {
+    let registry = polyalloc::registry();
     let extra_names: Vec<&'static str> = extras.iter().flat_map(|m| m.names().iter().copied()).collect();
     if spec.trim() == "all" {
-        return Ok((run::select_methods(registry, "all")?, extra_names.into_iter().collect()));
+        return Ok((registry.select("all")?, extra_names.into_iter().collect()));
     }
-    let mut alloc_names = Vec::new();
+    let mut names = Vec::new();
     let mut chosen = BTreeSet::new();
     for n in spec.split(',').map(str::trim).filter(|n| !n.is_empty()) {
         match extra_names.iter().find(|e| **e == n) {
             Some(e) => {
                 chosen.insert(*e);
             }
-            None if registry.names().contains(&n) => alloc_names.push(n),
+            None if registry.get(n).is_some() => names.push(n),
             None => {
                 return Err(XtaskError::Input(format!(
                     "--method: unknown method `{n}`; available: {}, {}",
@@ -199,7 +214,7 @@ pub fn split_methods<'a>(
             }
         }
     }
-    let methods = if alloc_names.is_empty() { Vec::new() } else { run::select_methods(registry, &alloc_names.join(","))? };
+    let methods = if names.is_empty() { Vec::new() } else { registry.select(&names.join(","))? };
     if methods.is_empty() && chosen.is_empty() {
         return Err(XtaskError::Input("--method: no method selected".into()));
     }
@@ -245,7 +260,7 @@ pub fn classify(paper_size: Option<&str>, paper_h: Option<&Vec<Vec<i64>>>, paper
             _ => "same size".into(),
         };
     }
-    let far: BTreeMap<String, i64> = rec.params.iter().map(|p| (p.clone(), polyalloc_cli::compare::FAR)).collect();
+    let far: BTreeMap<String, i64> = rec.params.iter().map(|p| (p.clone(), crate::compare::FAR)).collect();
     let at = rec.size_params.clone().unwrap_or(far);
     match (eval(&ps, &at), eval(&rs, &at)) {
         (Some(a), Some(b)) if b < a => "smaller".into(),
@@ -258,7 +273,7 @@ fn verdict_label(v: &Result<Verification, AllocError>) -> (String, Option<bool>)
     match v {
         Ok(Verification::Proven) => ("valid (proven)".into(), Some(true)),
         Ok(Verification::Instances { .. }) => ("valid (instances)".into(), Some(true)),
-        Err(AllocError::Invalid { reason, .. }) => (format!("invalid: {}", one_line(reason)), Some(false)),
+        Err(AllocError::Invalid { refutation, .. }) => (format!("invalid: {}", one_line(&refutation.to_string())), Some(false)),
         Err(e) => (format!("error: {}", one_line(&e.to_string())), None),
     }
 }
@@ -266,9 +281,8 @@ fn verdict_label(v: &Result<Verification, AllocError>) -> (String, Option<bool>)
 /// The paper rows of one example.
 pub fn paper_rows(
     ex: &Example,
-    problems: &BTreeMap<String, Problem>,
+    input: &Input,
     records: &[Record],
-    implemented: &[&str],
     selected_methods: &BTreeSet<&str>,
     backends: &[Backend],
     time_limit: Option<Duration>,
@@ -276,7 +290,8 @@ pub fn paper_rows(
     let mut rows = Vec::new();
     // The paper's own baseline size, the numerator of its improvement ratios (001 Table 1).
     // Entries of crate::extra methods are written by those methods.
-    let extra_names = crate::extra::names();
+    let extra_names: Vec<&str> =
+        crate::extra::names().into_iter().chain(crate::extra::paper_modules().iter().flat_map(|m| m.names().iter().copied())).collect();
     let baseline = ex.paper.iter().find(|e| e.method == "lefe").and_then(|e| e.size.as_deref()).and_then(|s| Polynomial::parse(s).ok());
     for (k, entry) in ex.paper.iter().enumerate() {
         let array = match (&entry.array, ex.arrays.len()) {
@@ -287,13 +302,14 @@ pub fn paper_rows(
         if extra_names.contains(&entry.method.as_str()) {
             continue; // owned by a crate::extra method, which writes its own rows
         }
-        let is_impl = implemented.contains(&entry.method.as_str());
+        let is_impl = polyalloc::registry().get(&entry.method).is_some();
         if is_impl && !selected_methods.contains(entry.method.as_str()) {
             continue;
         }
         // The checker's verdict on the paper's own mapping.
-        let (paper_verdict, verdict_ok) = match (problems.get(&array), conflict_set_method(&entry.method)) {
-            (Some(problem), true) if entry.hyperplanes.is_some() => match ex.paper_mapping(k, &problem.conflicts) {
+        let problem = if conflict_set_method(&entry.method) && entry.hyperplanes.is_some() { input.problem(&array).ok() } else { None };
+        let (paper_verdict, verdict_ok) = match &problem {
+            Some(problem) => match ex.paper_mapping(k, &problem.conflicts) {
                 Ok(Some(mapping)) => match backends.first() {
                     Some(b) => {
                         let solver = run::Budgeted::new(b.solver.as_ref(), time_limit);
@@ -310,7 +326,7 @@ pub fn paper_rows(
                 Ok(None) => (None, true),
                 Err(e) => (Some(format!("error: {}", one_line(&e.to_string()))), false),
             },
-            _ => (None, true),
+            None => (None, true),
         };
         let counts = is_impl && entry.hyperplanes.is_some() && entry.moduli.is_some() && entry.expect.as_deref() != Some("invalid");
         let base = PaperRow {

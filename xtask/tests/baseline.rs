@@ -5,8 +5,8 @@
 //! `cargo xtask --features highs,cbc reproduce --backend all` and `cargo xtask bless`
 //! when a change is intended.
 
-use polyalloc_cli::compare::compare;
-use polyalloc_cli::results::ResultsFile;
+use xtask::compare::compare;
+use xtask::results::ResultsFile;
 use xtask::{reproduce, results_dir, scope_to};
 
 #[test]

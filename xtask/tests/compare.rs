@@ -1,8 +1,8 @@
 //! `cargo xtask compare` on small results files: a grown size or a lost verification
 //! fails (exit 3), an unchanged or smaller one passes.
 
-use polyalloc_cli::results::ResultsFile;
-use polyalloc_cli::{Record, Status};
+use xtask::results::ResultsFile;
+use polyalloc::{Record, Status};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -10,62 +10,27 @@
 //! result. It also records the statistics of every ILP the method solved (variables,
 //! constraints, solve time) through [`polyalloc_ilp::Recording`].
 //!
-//! [`MethodRegistry`] maps method names (`lefe`, `smo`, ...) to implementations so the
-//! CLI and the `cargo xtask` harness pick up every method automatically.
+//! [`Method`] ([`method`]) is the one interface of every method of polyalloc, over one
+//! typed [`Input`] (an example) with one typed [`Outcome`]; a conflict-set
+//! [`Allocator`] becomes a [`Method`] through [`OnConflictSets`]. The registry of all
+//! methods is the `polyalloc` facade's (the method crates never import each other, and
+//! the facade imports them all).
 //!
 //! [`width`] holds the formulation piece that several methods share: an affine bound
 //! `u . P + w` on `|h . (s - t)|` over every conflict polyhedron, linearised with Farkas'
 //! lemma (004 Sec. 3.4.2, 001 Sec. 4.1.1).
 
 pub mod linalg;
+pub mod method;
 pub mod pieces;
 pub mod width;
 
 use polyalloc_formulation::checker::Verdict;
-use polyalloc_formulation::{BasicSet, Checker, ConflictSet, ModularMapping, Polynomial};
+use polyalloc_formulation::{Checker, ModularMapping, Polynomial};
+pub use method::{details_of, Details, Execution, Input, Method, MethodError, Obligation, OnConflictSets, Outcome};
+pub use polyalloc_suite::{Example, Problem};
 use polyalloc_ilp::{Recording, SolveError, SolveRecord, Solver};
 use std::time::{Duration, Instant};
-
-/// One array's storage problem.
-#[derive(Clone, Debug)]
-pub struct Problem {
-    /// The example it comes from (for messages and model names).
-    pub example: String,
-    /// The conflict set (its relation's space names the array and the parameters).
-    pub conflicts: ConflictSet,
-    /// The parameter context, a zero-dimensional set such as `[N] -> { : N >= 2 }`.
-    pub context: Option<BasicSet>,
-    /// Concrete parameter values (in the conflict relation's parameter order) at which
-    /// the checker also enumerates conflicts when a symbolic proof is out of reach.
-    pub instances: Vec<Vec<i64>>,
-}
-
-impl Problem {
-    /// The parameter names, in order.
-    pub fn params(&self) -> &[String] {
-        &self.conflicts.relation.space().params
-    }
-    /// The zero-dimensional space of the parameters, over which moduli are affine
-    /// (`[N] -> { : }`).
-    pub fn param_space(&self) -> polyalloc_formulation::Space {
-        let refs: Vec<&str> = self.params().iter().map(String::as_str).collect();
-        polyalloc_formulation::Space::set(&refs, polyalloc_formulation::Tuple::anonymous(&[]))
-    }
-    /// The array's name.
-    pub fn array(&self) -> &str {
-        &self.conflicts.array
-    }
-    /// The array with the dimension names of the conflict relation's first tuple
-    /// (`A[t, i]` of `A[t, i] -> A[t2, i2]`), used to print mappings.
-    pub fn array_tuple(&self) -> polyalloc_formulation::Tuple {
-        let sp = self.conflicts.relation.space();
-        sp.input.clone().unwrap_or_else(|| sp.output.clone())
-    }
-    /// The array's dimensionality.
-    pub fn n_dims(&self) -> usize {
-        self.conflicts.relation.space().n_out()
-    }
-}
 
 /// Why a method gave no mapping.
 #[derive(Debug, thiserror::Error)]
@@ -88,8 +53,8 @@ pub enum AllocError {
     #[error("{method}: {message}")]
     Method { method: String, message: String },
     /// The exact checker refuted the mapping: it is never returned.
-    #[error("{method}: mapping {mapping} is invalid: {reason}")]
-    Invalid { method: String, mapping: String, reason: String },
+    #[error("{method}: mapping {mapping} is invalid: {refutation}")]
+    Invalid { method: String, mapping: String, refutation: Refutation },
     /// The method does not apply to this problem.
     #[error("{method}: not applicable: {reason}")]
     NotApplicable { method: String, reason: String },
@@ -107,6 +72,31 @@ impl AllocError {
     /// A method-logic error.
     pub fn method(method: &str, message: impl Into<String>) -> AllocError {
         AllocError::Method { method: method.to_string(), message: message.into() }
+    }
+}
+
+/// Why the exact checker did not accept a mapping.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refutation {
+    /// Two conflicting cells land on the same location.
+    #[error("conflicting cells {cell_a:?} and {cell_b:?} both land on {folded:?} (parameters {params:?})")]
+    Conflict { cell_a: Vec<i64>, cell_b: Vec<i64>, folded: Vec<i64>, params: Vec<i64> },
+    /// A modulus is zero or negative at some parameter value of the context.
+    #[error("modulus of row {row} is not positive for parameters {params:?}")]
+    NonPositiveModulus { row: usize, params: Vec<i64> },
+    /// The symbolic proof did not conclude and there is no instance to enumerate.
+    #[error("not proven symbolically ({reason}) and no instance to check")]
+    Unproven { reason: String },
+}
+
+impl Refutation {
+    /// The short kind used in records: `conflict`, `non-positive-modulus`, `unproven`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Refutation::Conflict { .. } => "conflict",
+            Refutation::NonPositiveModulus { .. } => "non-positive-modulus",
+            Refutation::Unproven { .. } => "unproven",
+        }
     }
 }
 
@@ -171,32 +161,18 @@ pub fn verify(problem: &Problem, mapping: &ModularMapping, solver: &dyn Solver, 
     let verdict = checker
         .check(&problem.conflicts, mapping, problem.context.as_ref(), &problem.instances)
         .map_err(AllocError::formulation(method))?;
+    let invalid = |refutation| AllocError::Invalid { method: method.to_string(), mapping: mapping.to_string(), refutation };
     match verdict {
         Verdict::Proven => Ok(Verification::Proven),
         Verdict::ProvenForInstancesOnly { reason, instances } => {
             if instances.is_empty() {
-                Err(AllocError::Invalid {
-                    method: method.to_string(),
-                    mapping: mapping.to_string(),
-                    reason: format!("not proven symbolically ({reason}) and no instance to check"),
-                })
+                Err(invalid(Refutation::Unproven { reason }))
             } else {
                 Ok(Verification::Instances { reason, instances })
             }
         }
-        Verdict::Refuted(c) => Err(AllocError::Invalid {
-            method: method.to_string(),
-            mapping: mapping.to_string(),
-            reason: format!(
-                "conflicting cells {:?} and {:?} both land on {:?} (parameters {:?})",
-                c.cell_a, c.cell_b, c.folded, c.params
-            ),
-        }),
-        Verdict::NonPositiveModulus { row, params } => Err(AllocError::Invalid {
-            method: method.to_string(),
-            mapping: mapping.to_string(),
-            reason: format!("modulus of row {row} is not positive for parameters {params:?}"),
-        }),
+        Verdict::Refuted(c) => Err(invalid(Refutation::Conflict { cell_a: c.cell_a, cell_b: c.cell_b, folded: c.folded, params: c.params })),
+        Verdict::NonPositiveModulus { row, params } => Err(invalid(Refutation::NonPositiveModulus { row, params })),
     }
 }
 
@@ -235,45 +211,4 @@ pub fn allocate_recorded<S: Solver>(
         method_time,
         verify_time,
     })
-}
-
-/// Names to methods.
-#[derive(Default)]
-pub struct MethodRegistry {
-    methods: Vec<Box<dyn Allocator>>,
-}
-
-impl MethodRegistry {
-    /// An empty registry.
-    pub fn new() -> Self {
-        Self::default()
-    }
-    /// Adds a method (replacing one of the same name).
-    pub fn register(&mut self, m: Box<dyn Allocator>) {
-        self.methods.retain(|x| x.name() != m.name());
-        self.methods.push(m);
-    }
-    /// The method called `name`.
-    pub fn get(&self, name: &str) -> Option<&dyn Allocator> {
-        self.methods.iter().find(|m| m.name() == name).map(|m| m.as_ref())
-    }
-    /// All methods in registration order.
-    pub fn all(&self) -> impl Iterator<Item = &dyn Allocator> {
-        self.methods.iter().map(|m| m.as_ref())
-    }
-    /// All names.
-    pub fn names(&self) -> Vec<&'static str> {
-        self.methods.iter().map(|m| m.name()).collect()
-    }
-    /// Resolves `all`, a name, or a comma-separated list.
-    pub fn select(&self, spec: &str) -> Result<Vec<&dyn Allocator>, String> {
-        if spec.trim() == "all" {
-            return Ok(self.all().collect());
-        }
-        spec.split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(|s| self.get(s).ok_or_else(|| format!("unknown method `{s}`; available: {}", self.names().join(", "))))
-            .collect()
-    }
 }

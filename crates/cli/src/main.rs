@@ -1,10 +1,12 @@
 //! `polyalloc`: storage mappings for the arrays of a bench-suite-format file.
 //! Exit codes: 0 ok, 1 invalid input, 2 solver failure, 3 verification failure.
+//!
+//! A thin binary over the `polyalloc` facade: argument parsing and printing only; the
+//! methods, their verification and the records are the facade's.
 
 use clap::{Parser, Subcommand};
-use polyalloc_alloc::Verification;
-use polyalloc_cli::run::{self, Backend};
-use polyalloc_cli::{check, methods, CliError, Record, Status, EXIT_INPUT, EXIT_OK};
+use polyalloc::run::{self, Backend};
+use polyalloc::{check, registry, Input, MethodError, Record, Refutation, Status, Verification, EXIT_INPUT, EXIT_OK};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -29,14 +31,16 @@ enum Command {
     Allocate {
         /// A bench-suite-format JSON file, `-` for standard input, or a bench-suite id.
         file: String,
-        /// The array (repeatable; default: every array with a conflict set).
+        /// The array, or a method's named run (repeatable; default: every target of
+        /// every method).
         #[arg(long, value_name = "A")]
         array: Vec<String>,
-        /// A method, `a,b`, or `all`.
+        /// A method, `a,b`, or `all` (every method that applies, `best` excepted: it
+        /// runs the others itself).
         #[arg(long, default_value = "all", value_name = "M|all")]
         method: String,
         /// A backend, `a,b`, or `all` (compiled in: see `polyalloc list`).
-        #[arg(long, default_value = polyalloc_solvers::DEFAULT_BACKEND, value_name = "B|all")]
+        #[arg(long, default_value = polyalloc::DEFAULT_BACKEND, value_name = "B|all")]
         backend: String,
         /// Parameter values for the size as a number, e.g. `N=9,B=32`.
         #[arg(long, value_name = "N=9,B=32")]
@@ -69,7 +73,7 @@ enum Command {
         #[arg(long, value_name = "N=9")]
         params: Option<String>,
         /// The backend the checker's ILPs use.
-        #[arg(long, default_value = polyalloc_solvers::DEFAULT_BACKEND)]
+        #[arg(long, default_value = polyalloc::DEFAULT_BACKEND)]
         backend: String,
         /// Prints the verdict as one JSON object.
         #[arg(long)]
@@ -105,10 +109,10 @@ fn main() {
 }
 
 fn suite_dir(cli_suite: &Option<PathBuf>) -> PathBuf {
-    cli_suite.clone().unwrap_or_else(polyalloc_suite::default_dir)
+    cli_suite.clone().unwrap_or_else(polyalloc::suite_dir)
 }
 
-fn run_cli(cli: Cli) -> Result<i32, CliError> {
+fn run_cli(cli: Cli) -> Result<i32, polyalloc::Error> {
     let suite = suite_dir(&cli.suite);
     match cli.command {
         Command::Allocate { file, array, method, backend, params, json, dump_lp, time_limit } => {
@@ -133,9 +137,8 @@ fn allocate(
     json: bool,
     dump_lp: Option<PathBuf>,
     time_limit: Option<std::time::Duration>,
-) -> Result<i32, CliError> {
-    let registry = methods();
-    let methods = run::select_methods(&registry, method)?;
+) -> Result<i32, polyalloc::Error> {
+    let methods = registry().select(method)?;
     let backends = run::backends(backend)?;
     let ex = run::load_input(file, suite)?;
     let values = params.map(run::parse_params).transpose()?;
@@ -143,30 +146,69 @@ fn allocate(
         run::check_params(&ex, v)?;
     }
     if run::is_metadata_only(&ex) {
-        return Err(CliError::Input(format!("{}: metadata-only example: nothing to allocate", ex.file.display())));
+        return Err(polyalloc::Error::Input(format!("{}: metadata-only example: nothing to allocate", ex.file.display())));
     }
-    let arrays = run::arrays(&ex, arrays)?;
-    if arrays.is_empty() {
-        return Err(CliError::Input(format!(
-            "{}: no array with a conflict set (or a program to compute one from); nothing to allocate",
-            ex.file.display()
-        )));
+    let mut input = Input::new(ex);
+    if let Some(v) = &values {
+        input = input.with_instance(v.clone());
+    }
+    // Every selected method's targets, restricted to --array; the others say why not.
+    let mut plan = Vec::new();
+    let mut not_applicable = Vec::new();
+    let all_targets: Vec<String> = registry().all().flat_map(|m| m.targets(&input).unwrap_or_default()).collect();
+    for a in arrays {
+        if !all_targets.contains(a) {
+            let ex = &input.example;
+            let known: Vec<&str> = ex.arrays.keys().map(String::as_str).collect();
+            return Err(polyalloc::Error::Input(if ex.arrays.contains_key(a) {
+                format!("{}: array `{a}` has neither conflicts nor a program to compute them from", ex.file.display())
+            } else {
+                format!(
+                    "{}: no array `{a}`; arrays: {}",
+                    ex.file.display(),
+                    if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                )
+            }));
+        }
+    }
+    for m in &methods {
+        match m.targets(&input) {
+            Ok(ts) => {
+                let ts: Vec<String> = ts.into_iter().filter(|t| arrays.is_empty() || arrays.contains(t)).collect();
+                if ts.is_empty() {
+                    not_applicable.push((m.name(), format!("no target among {}", arrays.join(", "))));
+                } else {
+                    plan.push((*m, ts));
+                }
+            }
+            Err(MethodError::NotApplicable(why)) => not_applicable.push((m.name(), why)),
+            Err(e) => not_applicable.push((m.name(), e.to_string())),
+        }
     }
     let mut records = Vec::new();
-    for a in &arrays {
-        let problem = ex.problem(a)?;
-        for m in &methods {
+    if plan.is_empty() {
+        let why: Vec<String> = not_applicable.iter().map(|(m, w)| format!("{m}: {w}")).collect();
+        return Err(polyalloc::Error::Input(format!("{}: no selected method applies ({})", input.example.file.display(), why.join("; "))));
+    }
+    for (m, targets) in &plan {
+        for t in targets {
             for b in &backends {
                 let opts = run::RunOptions { size_params: values.as_ref(), dump_lp: dump_lp.as_deref(), time_limit };
-                let r = run::run_one(&ex.id, &problem, *m, b, opts);
+                let r = run::run_record(&input, *m, t, b, opts);
                 if json {
-                    let line = serde_json::to_string(&r).map_err(|e| CliError::Input(e.to_string()))?;
+                    let line = serde_json::to_string(&r).map_err(|e| polyalloc::Error::Input(e.to_string()))?;
                     println!("{line}");
                 } else {
                     print_record(&r);
                 }
                 records.push(r);
             }
+        }
+    }
+    if !json && !not_applicable.is_empty() {
+        println!("not applicable to {}:", input.example.id);
+        for (m, why) in &not_applicable {
+            println!("  {m:<10} {why}");
         }
     }
     let code = run::exit_code(&records);
@@ -238,11 +280,11 @@ fn check_cmd(
     params: Option<&str>,
     backend: &str,
     json: bool,
-) -> Result<i32, CliError> {
+) -> Result<i32, polyalloc::Error> {
     let backends = run::backends(backend)?;
     let b: &Backend = match backends.as_slice() {
         [b] => b,
-        _ => return Err(CliError::Input("check: give one backend".into())),
+        _ => return Err(polyalloc::Error::Input("check: give one backend".into())),
     };
     let ex = run::load_input(file, suite)?;
     let values = params.map(run::parse_params).transpose()?;
@@ -255,8 +297,8 @@ fn check_cmd(
             let all = ex.allocatable_arrays();
             match all.as_slice() {
                 [a] => a.clone(),
-                [] => return Err(CliError::Input(format!("{}: no array with a conflict set", ex.file.display()))),
-                _ => return Err(CliError::Input(format!("{}: give --array (arrays: {})", ex.file.display(), all.join(", ")))),
+                [] => return Err(polyalloc::Error::Input(format!("{}: no array with a conflict set", ex.file.display()))),
+                _ => return Err(polyalloc::Error::Input(format!("{}: give --array (arrays: {})", ex.file.display(), all.join(", ")))),
             }
         }
     };
@@ -267,7 +309,7 @@ fn check_cmd(
     if json {
         let (verdict, verification, reason) = match &out.verdict {
             Ok(v) => ("valid", Some(v.label()), None),
-            Err(polyalloc_alloc::AllocError::Invalid { reason, .. }) => ("invalid", None, Some(reason.clone())),
+            Err(polyalloc::AllocError::Invalid { refutation, .. }) => ("invalid", None, Some(refutation.to_string())),
             Err(e) => ("error", None, Some(e.to_string())),
         };
         let obj = serde_json::json!({
@@ -299,8 +341,11 @@ fn check_cmd(
                 "  valid at the instances {instances:?} (parameters {}); the symbolic proof did not conclude: {reason}",
                 ex.params.join(", ")
             ),
-            Err(polyalloc_alloc::AllocError::Invalid { reason, .. }) => {
-                println!("  INVALID: {reason}");
+            Err(polyalloc::AllocError::Invalid { refutation, .. }) => {
+                println!("  INVALID: {refutation}");
+                if let Refutation::NonPositiveModulus { .. } = refutation {
+                    println!("  (a modulus must be at least 1 wherever the array is not empty)");
+                }
                 println!("  (cells are points ({}) of {array}; parameters ({}))", ex.arrays_dims(&array), ex.params.join(", "));
             }
             Err(e) => println!("  checker failed: {e}"),
@@ -313,16 +358,16 @@ trait DimsOf {
     fn arrays_dims(&self, array: &str) -> String;
 }
 
-impl DimsOf for polyalloc_suite::Example {
+impl DimsOf for polyalloc::Example {
     fn arrays_dims(&self, array: &str) -> String {
         self.problem(array).map(|p| p.array_tuple().dims.join(", ")).unwrap_or_default()
     }
 }
 
-fn list(suite: &std::path::Path, json: bool) -> Result<i32, CliError> {
-    let examples = polyalloc_suite::load_dir(suite)?;
-    let registry = methods();
-    let backends = polyalloc_solvers::registry();
+fn list(suite: &std::path::Path, json: bool) -> Result<i32, polyalloc::Error> {
+    let examples = polyalloc::load_dir(suite)?;
+    let registry = registry();
+    let backends = polyalloc::compiled_backends();
     if json {
         let obj = serde_json::json!({
             "examples": examples.iter().map(|e| serde_json::json!({
@@ -333,8 +378,8 @@ fn list(suite: &std::path::Path, json: bool) -> Result<i32, CliError> {
                 "metadata_only": run::is_metadata_only(e),
             })).collect::<Vec<_>>(),
             "methods": registry.all().map(|m| serde_json::json!({"name": m.name(), "summary": m.summary()})).collect::<Vec<_>>(),
-            "backends": backends.describe().iter().map(|(n, d)| serde_json::json!({"name": n, "description": d})).collect::<Vec<_>>(),
-            "default_backend": polyalloc_solvers::DEFAULT_BACKEND,
+            "backends": backends.iter().map(|(n, d)| serde_json::json!({"name": n, "description": d})).collect::<Vec<_>>(),
+            "default_backend": polyalloc::DEFAULT_BACKEND,
         });
         println!("{obj}");
         return Ok(EXIT_OK);
@@ -353,11 +398,11 @@ fn list(suite: &std::path::Path, json: bool) -> Result<i32, CliError> {
     }
     println!("\nMethods:");
     for m in registry.all() {
-        println!("  {:<10} {}", m.name(), m.summary());
+        println!("  {:<11} {}", m.name(), m.summary());
     }
     println!("\nBackends compiled in:");
-    for (n, d) in backends.describe() {
-        let def = if n == polyalloc_solvers::DEFAULT_BACKEND { " (default)" } else { "" };
+    for (n, d) in &backends {
+        let def = if n == polyalloc::DEFAULT_BACKEND { " (default)" } else { "" };
         println!("  {:<10} {d}{def}", n);
     }
     Ok(EXIT_OK)

@@ -52,7 +52,7 @@ fn allocate_json_produce_consume_smo() {
     assert_eq!(r["backend"], polyalloc_solvers::DEFAULT_BACKEND);
     assert!(r["ilps"].as_array().is_some_and(|a| !a.is_empty()));
     // The record reads back into the library type.
-    let back: polyalloc_cli::Record = serde_json::from_value(r.clone()).unwrap();
+    let back: polyalloc::Record = serde_json::from_value(r.clone()).unwrap();
     assert_eq!(back.hyperplanes, vec![vec![-1, 1]]);
 }
 

@@ -152,6 +152,28 @@ pub enum SolveError {
     Dump { path: String, message: String },
     #[error("invalid model `{model}`: {message}")]
     InvalidModel { model: String, message: String },
+    /// A wall-clock budget shared by several solves (one method run) is used up.
+    #[error("backend `{backend}`: time budget of {seconds} s exhausted")]
+    TimeBudget { backend: String, seconds: f64 },
+}
+
+impl SolveError {
+    /// The short kind used in records: `infeasible`, `unbounded`,
+    /// `infeasible-or-unbounded`, `time-limit`, `time-budget`, `solver`,
+    /// `verification`, `dump`, `invalid-model`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            SolveError::Infeasible => "infeasible",
+            SolveError::Unbounded => "unbounded",
+            SolveError::InfeasibleOrUnbounded => "infeasible-or-unbounded",
+            SolveError::TimeLimitNoIncumbent => "time-limit",
+            SolveError::TimeBudget { .. } => "time-budget",
+            SolveError::Solver { .. } => "solver",
+            SolveError::Verification { .. } => "verification",
+            SolveError::Dump { .. } => "dump",
+            SolveError::InvalidModel { .. } => "invalid-model",
+        }
+    }
 }
 
 /// A solution checked against the model: integer variables rounded and verified exactly.

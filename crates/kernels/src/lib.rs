@@ -434,8 +434,10 @@ pub fn method_mapping(suite_dir: &Path, kernel: KernelId, method: &str, backend:
     let path = kernel.example_path(suite_dir, method);
     let ex = polyalloc_suite::Example::load(&path).map_err(|e| err(e.to_string()))?;
     let problem = ex.problem(kernel.array()).map_err(|e| err(e.to_string()))?;
-    let registry = polyalloc_cli::methods();
-    let alloc = registry.get(method).ok_or_else(|| err(format!("unknown method; available: {}", registry.names().join(", "))))?;
+    let registry = polyalloc::registry();
+    let alloc = registry
+        .allocator(method)
+        .ok_or_else(|| err(format!("not a conflict-set method; registered: {}", registry.names().join(", "))))?;
     let solver = polyalloc_solvers::registry().create(backend).map_err(|e| err(e.to_string()))?;
     let a = polyalloc_alloc::allocate(alloc, &problem, solver.as_ref()).map_err(|e| err(e.to_string()))?;
     Ok(MethodMapping {

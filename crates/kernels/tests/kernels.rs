@@ -20,9 +20,9 @@ fn check_kernel(k: KernelId) {
     assert!(!reference.is_empty());
     let full = inst.run(Storage::Full).unwrap();
     assert_eq!(full.values, reference, "{}: full storage differs from the plain loops", k.name());
-    let registry = polyalloc_cli::methods();
+    let registry = polyalloc::registry();
     for backend in polyalloc_solvers::compiled_in() {
-        for method in registry.names() {
+        for method in registry.names().into_iter().filter(|m| registry.allocator(m).is_some()) {
             let mm = match method_mapping(&suite_dir(), k, method, backend) {
                 Ok(mm) => mm,
                 Err(e) if !REQUIRED.contains(&method) => {

@@ -4,7 +4,7 @@
 //! the field and the position inside the string.
 
 use crate::{Example, SuiteError};
-use polyalloc_alloc::Problem;
+use crate::Problem;
 use polyalloc_formulation::{AffExpr, BasicSet, ConflictForm, ConflictSet, ModularMapping, Program, Space, Statement, StorageRow, Tuple};
 
 impl Example {

@@ -11,13 +11,16 @@
 //! through this crate.
 
 mod build;
+mod problem;
+
+pub use problem::Problem;
 
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// A bench-suite read error: which file, where, what was expected.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum SuiteError {
     #[error("{file}: cannot read: {message}")]
     Io { file: PathBuf, message: String },

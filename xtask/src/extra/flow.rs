@@ -24,10 +24,10 @@ use polyalloc_alloc_flow::algorithm::{self, FlowResult};
 use polyalloc_alloc_flow::check::{self, InstanceCheck};
 use polyalloc_alloc_flow::storage::StorageKind;
 use polyalloc_alloc_flow::{ilp, vecs, LoopSequence};
-use polyalloc_cli::record::IlpStat;
-use polyalloc_cli::results::PaperRow;
-use polyalloc_cli::run::Backend;
-use polyalloc_cli::{Record, Status};
+use polyalloc::record::IlpStat;
+use crate::results::PaperRow;
+use polyalloc::run::Backend;
+use polyalloc::{Record, Status};
 use polyalloc_formulation::Polynomial;
 use polyalloc_suite::{Example, PaperResult};
 use serde_json::{json, Value};
@@ -167,7 +167,7 @@ impl ExampleMethod for Flow {
                 return out;
             }
         };
-        let size_params = polyalloc_cli::run::largest_instance(ex);
+        let size_params = polyalloc::run::largest_instance(ex);
         let base = details(&p);
         let storages: BTreeMap<String, Result<Vec<polyalloc_alloc_flow::storage::Storage>, String>> = p
             .seq

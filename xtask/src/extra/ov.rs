@@ -37,10 +37,10 @@
 use super::{ExampleMethod, ExtraRun};
 use polyalloc_alloc::{AllocError, Problem, Verification};
 use polyalloc_alloc_ov::{induced, print, problem_under, uov, DependenceSource, Engine, Induced, OvError, OvOptions, Setup};
-use polyalloc_cli::record::{ms, Status};
-use polyalloc_cli::results::PaperRow;
-use polyalloc_cli::run::{Backend, Budgeted};
-use polyalloc_cli::Record;
+use polyalloc::record::{ms, Status};
+use crate::results::PaperRow;
+use polyalloc::run::{Backend, Budgeted};
+use polyalloc::Record;
 use polyalloc_formulation::Polynomial;
 use polyalloc_ilp::Solver;
 use polyalloc_suite::Example;
@@ -350,7 +350,7 @@ impl ExampleMethod for OvMethod {
                     let rec = match setup.engine(&solver, OvOptions::default()) {
                         Err(e) => error_record(ex, a, m, &b.name, &e),
                         Ok(eng) => {
-                            let ctx = Ctx { ex, setup: &setup, eng, solver: &solver, backend: &b.name, cache: &cache, size_params: polyalloc_cli::run::largest_instance(ex) };
+                            let ctx = Ctx { ex, setup: &setup, eng, solver: &solver, backend: &b.name, cache: &cache, size_params: polyalloc::run::largest_instance(ex) };
                             let r = match *m {
                                 "ov" => ctx.ov(a),
                                 "aov" => ctx.aov(a),
@@ -382,7 +382,7 @@ impl ExampleMethod for OvMethod {
                             .map_err(|e| format!("error: {e}"))
                             .and_then(|p| match ex.paper_mapping(k, &p.conflicts) {
                                 Ok(Some(mp)) => polyalloc_alloc::verify(&p, &mp, &solver, &e.method).map_err(|e| match e {
-                                    AllocError::Invalid { reason, .. } => format!("invalid: {}", first_line(&reason)),
+                                    AllocError::Invalid { refutation, .. } => format!("invalid: {}", first_line(&refutation.to_string())),
                                     other => format!("error: {}", first_line(&other.to_string())),
                                 }),
                                 Ok(None) => Err("error: no mapping".into()),

@@ -25,9 +25,9 @@
 //! executor at every instance (in the row's note).
 
 use super::{ExampleMethod, ExtraRun};
-use polyalloc_cli::results::PaperRow;
-use polyalloc_cli::run::Backend;
-use polyalloc_cli::{Record, Status};
+use crate::results::PaperRow;
+use polyalloc::run::Backend;
+use polyalloc::{Record, Status};
 use polyalloc_sched::example::{self, PaperSchedule, PughExample, Run};
 use polyalloc_sched::exec::Storage;
 use polyalloc_suite::Example;
@@ -248,7 +248,7 @@ impl ExampleMethod for Schedule {
         for b in backends {
             let start = Instant::now();
             let res = example::reproduce(&pe, b.solver.as_ref());
-            let elapsed = polyalloc_cli::record::ms(start.elapsed());
+            let elapsed = polyalloc::record::ms(start.elapsed());
             match res {
                 Ok(runs) => {
                     for run in &runs {

@@ -3,7 +3,8 @@
 //! of `cargo xtask` hold. The schema is documented in the README ("JSON schema") and is
 //! kept stable: fields are only ever added, never renamed or removed.
 
-use polyalloc_alloc::{AllocError, Allocation};
+use crate::run::{RunError, Verified};
+use polyalloc_ilp::SolveRecord;
 use polyalloc_formulation::{AffExpr, ModularMapping, Polynomial};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -16,8 +17,10 @@ pub enum Status {
     Ok,
     /// The method does not apply to this problem.
     NotApplicable,
-    /// A solver (or the method's own logic) failed.
+    /// A solver failed (its kind in `error_kind`: `infeasible`, `time-budget`, ...).
     SolverError,
+    /// The method's own logic could not proceed.
+    MethodError,
     /// The exact checker refuted the method's mapping (never printed as a result).
     Invalid,
     /// Another failure (formulation, arithmetic overflow, ...).
@@ -31,6 +34,7 @@ impl Status {
             Status::Ok => "ok",
             Status::NotApplicable => "not-applicable",
             Status::SolverError => "solver-error",
+            Status::MethodError => "method-error",
             Status::Invalid => "invalid",
             Status::Error => "error",
         }
@@ -67,6 +71,12 @@ pub struct Record {
     /// The one-line error message when `status` is not `ok`.
     #[serde(default)]
     pub error: Option<String>,
+    /// What kind of failure: the solver's (`infeasible`, `unbounded`, `time-limit`,
+    /// `time-budget`, `solver`, ...), the checker's refutation (`conflict`,
+    /// `non-positive-modulus`, `unproven`, `execution`), or the method's (`input`,
+    /// `formulation`, `method`, `not-applicable`, `unverifiable`). Absent when `ok`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_kind: Option<String>,
     /// The array's dimension names (the columns of `hyperplanes`).
     #[serde(default)]
     pub dims: Vec<String>,
@@ -155,6 +165,7 @@ impl Record {
             backend: backend.to_string(),
             status: Status::Error,
             error: None,
+            error_kind: None,
             dims: Vec::new(),
             params: Vec::new(),
             hyperplanes: Vec::new(),
@@ -193,46 +204,79 @@ impl Record {
         }
     }
 
-    /// The record of a verified allocation.
-    pub fn from_allocation(example: &str, array: &str, a: &Allocation, size_params: Option<&BTreeMap<String, i64>>) -> Record {
-        let mut r = Record::empty(example, array, &a.method, &a.backend);
-        r.status = Status::Ok;
-        r.set_mapping(&a.mapping, a.size.as_ref(), size_params);
-        r.verified = true;
-        r.verification = Some(a.verification.label().to_string());
-        r.ilps = a
-            .ilps
-            .iter()
-            .map(|s| IlpStat {
-                model: s.model.clone(),
-                num_vars: s.num_vars,
-                num_integer_vars: s.num_integer_vars,
-                num_constraints: s.num_constraints,
-                ms: ms(s.elapsed),
-                outcome: s.outcome.clone(),
-            })
-            .collect();
-        r.solve_ms = ms(a.solve_time());
-        r.method_ms = ms(a.method_time);
-        r.verify_ms = ms(a.verify_time);
-        r
-    }
-
-    /// The record of a failed allocation.
-    pub fn from_error(example: &str, array: &str, method: &str, backend: &str, e: &AllocError) -> Record {
-        let mut r = Record::empty(example, array, method, backend);
-        r.status = match e {
-            AllocError::NotApplicable { .. } => Status::NotApplicable,
-            AllocError::Solver { .. } | AllocError::Method { .. } => Status::SolverError,
-            AllocError::Invalid { .. } => Status::Invalid,
-            AllocError::Formulation { .. } => Status::Error,
+    /// The record of a run: its mapping, verification, statistics and details, or its
+    /// failure with the status, kind and message.
+    pub fn from_run(example: &str, run: &Result<Verified, RunError>, size_params: Option<&BTreeMap<String, i64>>) -> Record {
+        let ilp_stats = |ilps: &[SolveRecord]| -> Vec<IlpStat> {
+            ilps.iter()
+                .map(|s| IlpStat {
+                    model: s.model.clone(),
+                    num_vars: s.num_vars,
+                    num_integer_vars: s.num_integer_vars,
+                    num_constraints: s.num_constraints,
+                    ms: ms(s.elapsed),
+                    outcome: s.outcome.clone(),
+                })
+                .collect()
         };
-        r.error = Some(e.to_string());
-        r
+        match run {
+            Ok(v) => {
+                let mut r = Record::empty(example, &v.target, &v.method, &v.backend);
+                r.status = Status::Ok;
+                if let Some(m) = &v.outcome.mapping {
+                    r.set_mapping(m, v.size.as_ref(), size_params);
+                }
+                r.verified = true;
+                r.verification = Some(v.verification.label().to_string());
+                r.ilps = ilp_stats(&v.ilps);
+                r.solve_ms = r.ilps.iter().map(|s| s.ms).sum();
+                r.method_ms = ms(v.method_time);
+                r.verify_ms = ms(v.verify_time);
+                r.details = v.outcome.details.clone();
+                if v.verified_under.len() > 1 {
+                    let under: Vec<serde_json::Value> = v
+                        .verified_under
+                        .iter()
+                        .map(|(label, ver)| serde_json::json!({"schedule": label, "verification": ver.label()}))
+                        .collect();
+                    r.details.insert("verified_under".into(), serde_json::Value::Array(under));
+                }
+                r
+            }
+            Err(e) => {
+                let mut r = Record::empty(example, &e.target, &e.method, &e.backend);
+                r.status = e.failure.status();
+                r.error_kind = Some(e.failure.kind().to_string());
+                r.error = Some(one_line(&e.failure.to_string()));
+                if let Some(o) = &e.outcome {
+                    if let Some(m) = &o.mapping {
+                        // The refuted or unverifiable mapping is shown for diagnosis, with
+                        // `verified: false`; it is never a result.
+                        r.set_mapping(m, None, None);
+                    }
+                    r.details = o.details.clone();
+                }
+                r.ilps = ilp_stats(&e.ilps);
+                r.solve_ms = r.ilps.iter().map(|s| s.ms).sum();
+                r.method_ms = ms(e.method_time);
+                r.verify_ms = ms(e.verify_time);
+                r
+            }
+        }
     }
 
     /// The size polynomial, parsed.
     pub fn size_polynomial(&self) -> Option<Polynomial> {
         self.size.as_deref().and_then(|s| Polynomial::parse(s).ok())
+    }
+}
+
+/// The first line of a message, at most 300 characters (records hold one-line errors).
+pub fn one_line(s: &str) -> String {
+    let line = s.lines().next().unwrap_or("");
+    if line.chars().count() > 300 {
+        format!("{}...", line.chars().take(300).collect::<String>())
+    } else {
+        line.to_string()
     }
 }

@@ -3,8 +3,7 @@
 //! atomically (a temporary file in the same directory, then a rename), so a reader
 //! never sees a half-written file.
 
-use crate::error::CliError;
-use crate::record::Record;
+use polyalloc::record::Record;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -254,10 +253,10 @@ impl ResultsFile {
     }
 
     /// Reads a results file.
-    pub fn load(path: &Path) -> Result<ResultsFile, CliError> {
-        let text = std::fs::read_to_string(path).map_err(|e| CliError::io(path, e))?;
+    pub fn load(path: &Path) -> Result<ResultsFile, polyalloc::Error> {
+        let text = std::fs::read_to_string(path).map_err(|e| polyalloc::Error::io(path, e))?;
         let f: ResultsFile = serde_json::from_str(&text).map_err(|e| {
-            CliError::Input(format!(
+            polyalloc::Error::Input(format!(
                 "{}:{}:{}: {}",
                 path.display(),
                 e.line(),
@@ -266,14 +265,14 @@ impl ResultsFile {
             ))
         })?;
         if f.schema != SCHEMA {
-            return Err(CliError::Input(format!("{}: field `schema`: expected {SCHEMA}, found {}", path.display(), f.schema)));
+            return Err(polyalloc::Error::Input(format!("{}: field `schema`: expected {SCHEMA}, found {}", path.display(), f.schema)));
         }
         Ok(f)
     }
 
     /// Writes the file atomically (pretty-printed JSON).
-    pub fn save(&self, path: &Path) -> Result<(), CliError> {
-        let mut text = serde_json::to_string_pretty(self).map_err(|e| CliError::io(path, e))?;
+    pub fn save(&self, path: &Path) -> Result<(), polyalloc::Error> {
+        let mut text = serde_json::to_string_pretty(self).map_err(|e| polyalloc::Error::io(path, e))?;
         text.push('\n');
         write_atomic(path, text.as_bytes())
     }
@@ -281,13 +280,13 @@ impl ResultsFile {
 
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename:
 /// the file is either the old one or the complete new one, never half-written.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), polyalloc::Error> {
     use std::io::Write;
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => std::path::PathBuf::from("."),
     };
-    std::fs::create_dir_all(&dir).map_err(|e| CliError::io(&dir, e))?;
+    std::fs::create_dir_all(&dir).map_err(|e| polyalloc::Error::io(&dir, e))?;
     let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "results".into());
     let tmp = dir.join(format!(".{name}.tmp.{}", std::process::id()));
     let result = (|| -> std::io::Result<()> {
@@ -298,7 +297,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     })();
     if let Err(e) = result {
         let _ = std::fs::remove_file(&tmp);
-        return Err(CliError::io(path, e));
+        return Err(polyalloc::Error::io(path, e));
     }
     Ok(())
 }

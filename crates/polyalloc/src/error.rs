@@ -14,7 +14,7 @@ pub const EXIT_VERIFICATION: i32 = 3;
 
 /// Every error the CLI reports: one line, naming the file and the place when there is one.
 #[derive(Debug, thiserror::Error)]
-pub enum CliError {
+pub enum Error {
     /// A bench-suite file could not be read or is malformed (file:line:column or field).
     #[error(transparent)]
     Suite(#[from] SuiteError),
@@ -32,18 +32,18 @@ pub enum CliError {
     Verification(String),
 }
 
-impl CliError {
+impl Error {
     /// The documented exit code of this error.
     pub fn exit_code(&self) -> i32 {
         match self {
-            CliError::Suite(_) | CliError::Input(_) | CliError::Io { .. } => EXIT_INPUT,
-            CliError::Solver(_) => EXIT_SOLVER,
-            CliError::Verification(_) => EXIT_VERIFICATION,
+            Error::Suite(_) | Error::Input(_) | Error::Io { .. } => EXIT_INPUT,
+            Error::Solver(_) => EXIT_SOLVER,
+            Error::Verification(_) => EXIT_VERIFICATION,
         }
     }
 
     /// An I/O error on `path`.
-    pub fn io(path: impl AsRef<std::path::Path>, e: impl std::fmt::Display) -> CliError {
-        CliError::Io { path: path.as_ref().display().to_string(), message: e.to_string() }
+    pub fn io(path: impl AsRef<std::path::Path>, e: impl std::fmt::Display) -> Error {
+        Error::Io { path: path.as_ref().display().to_string(), message: e.to_string() }
     }
 }

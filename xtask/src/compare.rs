@@ -8,7 +8,7 @@
 //! give the same ones, and otherwise with every parameter set to [`FAR`] (the
 //! asymptotic order).
 
-use crate::record::{Record, Status};
+use polyalloc::record::{Record, Status};
 use polyalloc_formulation::Polynomial;
 use std::collections::BTreeMap;
 use std::fmt::Write;

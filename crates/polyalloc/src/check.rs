@@ -1,7 +1,7 @@
 //! `polyalloc check`: the exact checker (`polyalloc_alloc::verify`) on a mapping the
 //! user gives as hyperplanes and moduli.
 
-use crate::error::CliError;
+use crate::error::Error;
 use crate::record::{modulus_string, values_for};
 use crate::run::Backend;
 use polyalloc_alloc::{verify, AllocError, Problem, Verification};
@@ -9,12 +9,12 @@ use polyalloc_formulation::{AffExpr, ModularMapping, Space, StorageRow, Tuple};
 use std::collections::BTreeMap;
 
 /// Parses `--hyperplanes`: a JSON array of integer rows (`[[-1,1]]`), or one row (`[-1,1]`).
-pub fn parse_hyperplanes(text: &str) -> Result<Vec<Vec<i64>>, CliError> {
+pub fn parse_hyperplanes(text: &str) -> Result<Vec<Vec<i64>>, Error> {
     if let Ok(rows) = serde_json::from_str::<Vec<Vec<i64>>>(text) {
         return Ok(rows);
     }
     serde_json::from_str::<Vec<i64>>(text).map(|row| vec![row]).map_err(|e| {
-        CliError::Input(format!(
+        Error::Input(format!(
             "--hyperplanes: expected a JSON array of integer rows such as [[-1,1]] or [[1,0],[0,1]]: {}",
             e.to_string().split(" at line ").next().unwrap_or_default()
         ))
@@ -23,16 +23,16 @@ pub fn parse_hyperplanes(text: &str) -> Result<Vec<Vec<i64>>, CliError> {
 
 /// Parses `--moduli`: comma-separated affine expressions (`2*N - 1` or `N, N`), or a JSON
 /// array of strings (`["N", "N"]`).
-pub fn parse_moduli(text: &str) -> Result<Vec<String>, CliError> {
+pub fn parse_moduli(text: &str) -> Result<Vec<String>, Error> {
     let t = text.trim();
     if t.starts_with('[') {
         return serde_json::from_str::<Vec<serde_json::Value>>(t)
-            .map_err(|e| CliError::Input(format!("--moduli: expected a JSON array of strings: {e}")))?
+            .map_err(|e| Error::Input(format!("--moduli: expected a JSON array of strings: {e}")))?
             .into_iter()
             .map(|v| match v {
                 serde_json::Value::String(s) => Ok(s),
                 serde_json::Value::Number(n) => Ok(n.to_string()),
-                other => Err(CliError::Input(format!("--moduli: expected a string, found {other}"))),
+                other => Err(Error::Input(format!("--moduli: expected a string, found {other}"))),
             })
             .collect();
     }
@@ -40,9 +40,9 @@ pub fn parse_moduli(text: &str) -> Result<Vec<String>, CliError> {
 }
 
 /// Builds the user's mapping over the problem's array and parameters.
-pub fn build_mapping(problem: &Problem, hyperplanes: &[Vec<i64>], moduli: &[String]) -> Result<ModularMapping, CliError> {
+pub fn build_mapping(problem: &Problem, hyperplanes: &[Vec<i64>], moduli: &[String]) -> Result<ModularMapping, Error> {
     if hyperplanes.len() != moduli.len() {
-        return Err(CliError::Input(format!(
+        return Err(Error::Input(format!(
             "{} hyperplane row(s) but {} modul{} (give one modulus per row)",
             hyperplanes.len(),
             moduli.len(),
@@ -50,7 +50,7 @@ pub fn build_mapping(problem: &Problem, hyperplanes: &[Vec<i64>], moduli: &[Stri
         )));
     }
     if hyperplanes.is_empty() {
-        return Err(CliError::Input("--hyperplanes: at least one row is needed".into()));
+        return Err(Error::Input("--hyperplanes: at least one row is needed".into()));
     }
     let params: Vec<&str> = problem.params().iter().map(String::as_str).collect();
     let psp = Space::set(&params, Tuple::anonymous(&[]));
@@ -58,7 +58,7 @@ pub fn build_mapping(problem: &Problem, hyperplanes: &[Vec<i64>], moduli: &[Stri
     let mut rows = Vec::new();
     for (k, (h, m)) in hyperplanes.iter().zip(moduli).enumerate() {
         if h.len() != array.len() {
-            return Err(CliError::Input(format!(
+            return Err(Error::Input(format!(
                 "--hyperplanes: row {k} has {} coefficient(s); array {} has {} dimension(s) ({})",
                 h.len(),
                 problem.array(),
@@ -67,14 +67,14 @@ pub fn build_mapping(problem: &Problem, hyperplanes: &[Vec<i64>], moduli: &[Stri
             )));
         }
         let modulus = AffExpr::parse(&psp, m).map_err(|e| {
-            CliError::Input(format!(
+            Error::Input(format!(
                 "--moduli: `{m}`: {e} (an affine expression in the parameters {})",
                 if params.is_empty() { "(none)".to_string() } else { params.join(", ") }
             ))
         })?;
         rows.push(StorageRow { hyperplane: h.clone(), modulus: Some(modulus) });
     }
-    ModularMapping::new(&params, array, rows).map_err(|e| CliError::Input(e.to_string()))
+    ModularMapping::new(&params, array, rows).map_err(|e| Error::Input(e.to_string()))
 }
 
 /// The result of a check.
@@ -116,12 +116,12 @@ pub fn check(
     moduli: &[String],
     params: Option<&BTreeMap<String, i64>>,
     backend: &Backend,
-) -> Result<CheckOutcome, CliError> {
+) -> Result<CheckOutcome, Error> {
     let mapping = build_mapping(&problem, hyperplanes, moduli)?;
     let mut size_at = None;
     if let Some(values) = params {
         let v = values_for(problem.params(), values)
-            .ok_or_else(|| CliError::Input(format!("--params: give every parameter: {}", problem.params().join(", "))))?;
+            .ok_or_else(|| Error::Input(format!("--params: give every parameter: {}", problem.params().join(", "))))?;
         if !problem.instances.contains(&v) {
             problem.instances.push(v.clone());
         }

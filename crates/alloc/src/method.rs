@@ -1,0 +1,258 @@
+//! The one interface every method of polyalloc implements: [`Method`].
+//!
+//! A method reads one [`Input`], an example (its conflict sets and/or its program and schedules,
+//! its own typed section, the instances) and, per *target* (an array, or a named run
+//! for methods whose answer is not per array), returns an [`Outcome`]: the storage
+//! mapping it proposes, with every conflict set it claims that mapping is valid for
+//! ([`Obligation`]: one per schedule it must hold under), and its typed, serialisable
+//! details. The method never verifies its own answer: the facade (`polyalloc::run`)
+//! verifies every obligation with the exact checker of `polyalloc-formulation`, which
+//! shares no code with any method, before the mapping is reported.
+//!
+//! Errors are typed ([`MethodError`]): a method that does not apply, a solver failure
+//! (with the solver's own [`SolveError`], so infeasible, unbounded and time limits stay
+//! distinct), an input the method cannot read, a formulation failure, or the method's
+//! own logic giving up. A refuted mapping is not a method error: it is the verdict of
+//! the checker, reported by the facade.
+//!
+//! Capabilities are separate traits: a method that works on one array's conflict set
+//! implements [`Allocator`] and is registered through [`OnConflictSets`], which makes it
+//! a [`Method`] and still hands out the [`Allocator`] ([`Method::as_allocator`]) to
+//! callers that have a [`Problem`] of their own (the kernels, the tests).
+
+use crate::{AllocError, Allocator, Problem};
+use polyalloc_formulation::ModularMapping;
+use polyalloc_ilp::{SolveError, Solver};
+use polyalloc_suite::{Example, SuiteError};
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+/// The typed input of every method: one example, with the conflict sets computed once
+/// and shared by every method and backend that asks for them (a program's conflict
+/// set can take seconds to build).
+pub struct Input {
+    /// The example (conflict sets and/or program, method sections, instances).
+    pub example: Example,
+    /// The parameter values at which sizes are compared (`best`) and reported; `None`:
+    /// the example's largest instance (its last).
+    pub at: Option<BTreeMap<String, i64>>,
+    problems: Mutex<BTreeMap<String, Result<Problem, SuiteError>>>,
+    memo: Mutex<BTreeMap<String, Box<dyn std::any::Any + Send>>>,
+}
+
+impl Input {
+    /// Wraps an example.
+    pub fn new(example: Example) -> Input {
+        Input { example, at: None, problems: Mutex::new(BTreeMap::new()), memo: Mutex::new(BTreeMap::new()) }
+    }
+
+    /// The same input with sizes compared and reported at `at`.
+    pub fn with_instance(mut self, at: BTreeMap<String, i64>) -> Input {
+        self.at = Some(at);
+        self
+    }
+
+    /// Where sizes are compared: [`Input::at`], else the example's largest instance.
+    pub fn size_point(&self) -> Option<BTreeMap<String, i64>> {
+        self.at.clone().or_else(|| self.example.instances.last().cloned())
+    }
+
+    /// The conflict-set problem of `array` (computed on first use, then shared).
+    pub fn problem(&self, array: &str) -> Result<Problem, SuiteError> {
+        // A poisoned lock only means another thread panicked while inserting: the map
+        // itself is still a valid cache.
+        let mut map = self.problems.lock().unwrap_or_else(|p| p.into_inner());
+        map.entry(array.to_string()).or_insert_with(|| self.example.problem(array)).clone()
+    }
+}
+
+impl Input {
+    /// Work that does not depend on the solver, done once per input and shared by every
+    /// backend and method that asks for the same `key` (for instance a conflict set
+    /// under one schedule): `compute` runs on the first call, later calls clone its
+    /// value. A key already holding a value of another type is recomputed and replaced.
+    pub fn memo<T: Clone + Send + 'static>(&self, key: &str, compute: impl FnOnce() -> T) -> T {
+        if let Some(v) = self.memo.lock().unwrap_or_else(|p| p.into_inner()).get(key).and_then(|b| b.downcast_ref::<T>()) {
+            return v.clone();
+        }
+        // Computed without the lock: `compute` may itself use the memo.
+        let v = compute();
+        self.memo.lock().unwrap_or_else(|p| p.into_inner()).insert(key.to_string(), Box::new(v.clone()));
+        v
+    }
+}
+
+impl std::fmt::Debug for Input {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Input").field("example", &self.example.id).field("at", &self.at).finish_non_exhaustive()
+    }
+}
+
+impl From<Example> for Input {
+    fn from(example: Example) -> Input {
+        Input::new(example)
+    }
+}
+
+/// Method-specific results, keyed by name: each method serialises its own typed details
+/// struct (documented in its crate) into this map, which is the `details` object of the
+/// JSON record. A consumer that wants them typed deserialises into that struct.
+pub type Details = BTreeMap<String, serde_json::Value>;
+
+/// Serialises a typed details struct into [`Details`] (an object's fields; anything
+/// else under the key `value`).
+pub fn details_of<T: serde::Serialize>(t: &T) -> Details {
+    match serde_json::to_value(t) {
+        Ok(serde_json::Value::Object(m)) => m.into_iter().collect(),
+        Ok(v) => BTreeMap::from([("value".to_string(), v)]),
+        Err(e) => BTreeMap::from([("serialisation_error".to_string(), serde_json::Value::String(e.to_string()))]),
+    }
+}
+
+/// A conflict set a proposed mapping must be valid for: the array's conflicts under one
+/// schedule (or the file's conflict set), with a label for reports (the schedule).
+#[derive(Clone, Debug)]
+pub struct Obligation {
+    /// What it is (`"given"`, or the schedule as text).
+    pub label: String,
+    /// The conflict set, context and instances.
+    pub problem: Problem,
+}
+
+/// The program run with the method's storage: evidence for methods whose mapping lives
+/// in a transformed program that the conflict-set checker does not model (network-flow
+/// contraction, 003), or whose answer is a schedule (002). Runs of the executor at the
+/// example's instances, compared value by value with the original program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Execution {
+    /// Instances run.
+    pub instances: usize,
+    /// True when every run computed exactly the original program's values.
+    pub identical: bool,
+    /// One line: what was compared, or the first difference.
+    pub summary: String,
+}
+
+/// What a method returns for one target. The facade verifies it before reporting.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    /// The proposed storage mapping (`None` for methods whose answer is not a mapping,
+    /// or when the method's answer induces none).
+    pub mapping: Option<ModularMapping>,
+    /// Every conflict set the mapping must be valid for; verified by the exact checker.
+    pub obligations: Vec<Obligation>,
+    /// Executions of the program with the method's answer, when the method's result
+    /// is checked by running the program.
+    pub execution: Option<Execution>,
+    /// The method's typed results, serialised.
+    pub details: Details,
+}
+
+/// Why a method gave no answer (a refuted mapping is not one of these: see the module
+/// documentation).
+#[derive(Debug, thiserror::Error)]
+pub enum MethodError {
+    /// The method does not apply to this example or target.
+    #[error("not applicable: {0}")]
+    NotApplicable(String),
+    /// A solver failed; the kind (infeasible, unbounded, time limit, ...) is kept.
+    #[error("solver: {0}")]
+    Solver(#[from] SolveError),
+    /// The example could not be read into the method's input.
+    #[error("{0}")]
+    Input(#[from] SuiteError),
+    /// A method-specific section or value is malformed.
+    #[error("input: {0}")]
+    BadInput(String),
+    /// A set operation or formulation step failed.
+    #[error("{0}")]
+    Formulation(#[from] polyalloc_formulation::Error),
+    /// The method's own logic could not proceed.
+    #[error("{0}")]
+    Method(String),
+}
+
+impl MethodError {
+    /// The short kind used in records: `not-applicable`, `solver`, `input`,
+    /// `formulation`, `method`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            MethodError::NotApplicable(_) => "not-applicable",
+            MethodError::Solver(_) => "solver",
+            MethodError::Input(_) | MethodError::BadInput(_) => "input",
+            MethodError::Formulation(_) => "formulation",
+            MethodError::Method(_) => "method",
+        }
+    }
+}
+
+impl From<AllocError> for MethodError {
+    fn from(e: AllocError) -> Self {
+        match e {
+            AllocError::Solver { source, .. } => MethodError::Solver(*source),
+            AllocError::Formulation { source, .. } => MethodError::Formulation(*source),
+            AllocError::Method { message, .. } => MethodError::Method(message),
+            AllocError::NotApplicable { reason, .. } => MethodError::NotApplicable(reason),
+            // A method does not check its own mapping; should one report a refutation,
+            // it is the method's failure, not the checker's verdict.
+            e @ AllocError::Invalid { .. } => MethodError::Method(e.to_string()),
+        }
+    }
+}
+
+/// A storage-optimisation method of one of the papers.
+pub trait Method: Send + Sync {
+    /// Registry name (`lefe`, `smo`, `ov`, `schedule`, ...).
+    fn name(&self) -> &'static str;
+    /// One line: what the method is and where it comes from (paper and section).
+    fn summary(&self) -> &'static str;
+    /// The targets this method answers for in `ex` (arrays, or named runs), in order;
+    /// or why it does not apply to `ex` at all.
+    fn targets(&self, input: &Input) -> Result<Vec<String>, MethodError>;
+    /// Runs on one target of [`targets`](Self::targets). Solve every ILP through
+    /// `solver` (the caller records statistics and enforces the time budget).
+    fn run(&self, input: &Input, target: &str, solver: &dyn Solver) -> Result<Outcome, MethodError>;
+    /// The conflict-set capability, for callers with a [`Problem`] of their own.
+    fn as_allocator(&self) -> Option<&dyn Allocator> {
+        None
+    }
+    /// True for a method that runs other registered methods itself (`best`): a
+    /// selection of `all` leaves it out, so that nothing runs twice.
+    fn runs_other_methods(&self) -> bool {
+        false
+    }
+}
+
+/// A conflict-set [`Allocator`] as a [`Method`]: its targets are the example's arrays
+/// with a conflict set (given, or computed from the program), and its one obligation is
+/// that conflict set.
+pub struct OnConflictSets<A>(pub A);
+
+impl<A: Allocator> Method for OnConflictSets<A> {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn summary(&self) -> &'static str {
+        self.0.summary()
+    }
+    fn targets(&self, input: &Input) -> Result<Vec<String>, MethodError> {
+        let arrays = input.example.allocatable_arrays();
+        if arrays.is_empty() {
+            return Err(MethodError::NotApplicable("no array with a conflict set or a program".into()));
+        }
+        Ok(arrays)
+    }
+    fn run(&self, input: &Input, target: &str, solver: &dyn Solver) -> Result<Outcome, MethodError> {
+        let problem = input.problem(target)?;
+        let mapping = self.0.find_mapping(&problem, solver)?;
+        Ok(Outcome {
+            mapping: Some(mapping),
+            obligations: vec![Obligation { label: "conflict set".into(), problem }],
+            execution: None,
+            details: Details::new(),
+        })
+    }
+    fn as_allocator(&self) -> Option<&dyn Allocator> {
+        Some(&self.0)
+    }
+}

@@ -1,0 +1,123 @@
+//! Method `best`: runs every other applicable method of the [`registry`](crate::registry)
+//! on a target, verifies each answer exactly as [`run`](crate::run()) does, and returns
+//! the smallest verified mapping at the input's size point (the instance asked for, by
+//! default the example's largest), naming the method that found it. Every candidate,
+//! with its size or its failure, is in the details ([`BestDetails`]).
+//!
+//! Ties keep the earlier method in registry order (the papers' order), so `best` is
+//! deterministic. Sizes are compared as numbers at the size point; a candidate whose
+//! size cannot be evaluated there (a row not folded, no instance) ranks after every
+//! folded one.
+
+use crate::run::verify_outcome;
+use polyalloc_alloc::{details_of, Input, Method, MethodError, Outcome};
+use polyalloc_ilp::Solver;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The method.
+pub struct Best;
+
+/// The registry name.
+pub const NAME: &str = "best";
+
+/// One candidate of `best`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Candidate {
+    pub method: String,
+    /// The verified mapping as printed, or `null` when the method gave none.
+    pub mapping: Option<String>,
+    /// The size polynomial.
+    pub size: Option<String>,
+    /// The size at the size point.
+    pub size_at: Option<i128>,
+    /// Why the candidate has no verified mapping.
+    pub error: Option<String>,
+}
+
+/// The details of a `best` record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BestDetails {
+    /// The method whose mapping was chosen.
+    pub winner: String,
+    /// Where sizes were compared.
+    pub size_point: Option<BTreeMap<String, i64>>,
+    /// Every method tried, in registry order.
+    pub candidates: Vec<Candidate>,
+}
+
+fn others() -> impl Iterator<Item = &'static dyn Method> {
+    crate::registry().all().filter(|m| !m.runs_other_methods())
+}
+
+impl Method for Best {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+    fn summary(&self) -> &'static str {
+        "the smallest verified mapping of every applicable method, at the instance asked for"
+    }
+    fn runs_other_methods(&self) -> bool {
+        true
+    }
+    fn targets(&self, input: &Input) -> Result<Vec<String>, MethodError> {
+        let mut targets: Vec<String> = Vec::new();
+        for m in others() {
+            for t in m.targets(input).unwrap_or_default() {
+                if !targets.contains(&t) {
+                    targets.push(t);
+                }
+            }
+        }
+        if targets.is_empty() {
+            return Err(MethodError::NotApplicable("no method applies to this example".into()));
+        }
+        Ok(targets)
+    }
+    fn run(&self, input: &Input, target: &str, solver: &dyn Solver) -> Result<Outcome, MethodError> {
+        let point = input.size_point();
+        let mut candidates = Vec::new();
+        let mut best: Option<(i128, usize, Outcome)> = None;
+        for m in others() {
+            if !m.targets(input).unwrap_or_default().iter().any(|t| t == target) {
+                continue;
+            }
+            let mut c = Candidate { method: m.name().into(), mapping: None, size: None, size_at: None, error: None };
+            let outcome = match m.run(input, target, solver) {
+                Ok(o) => o,
+                Err(e) => {
+                    c.error = Some(e.to_string());
+                    candidates.push(c);
+                    continue;
+                }
+            };
+            let Some(mapping) = outcome.mapping.clone() else {
+                c.error = Some("no storage mapping".into());
+                candidates.push(c);
+                continue;
+            };
+            if let Err(f) = verify_outcome(input, &outcome, solver, m.name()) {
+                c.error = Some(f.to_string());
+                candidates.push(c);
+                continue;
+            }
+            c.mapping = Some(mapping.to_string());
+            c.size = mapping.size().ok().flatten().map(|p| p.to_string());
+            c.size_at = point.as_ref().and_then(|p| mapping.params.iter().map(|n| p.get(n).copied()).collect::<Option<Vec<i64>>>()).and_then(|v| mapping.size_for(&v).ok());
+            // Unfolded or not evaluable: after every folded candidate.
+            let key = c.size_at.unwrap_or(i128::MAX);
+            let rank = candidates.len();
+            if best.as_ref().is_none_or(|(k, _, _)| key < *k) {
+                best = Some((key, rank, outcome));
+            }
+            candidates.push(c);
+        }
+        let Some((_, rank, mut outcome)) = best else {
+            let why: Vec<String> = candidates.iter().map(|c| format!("{}: {}", c.method, c.error.as_deref().unwrap_or("?"))).collect();
+            return Err(MethodError::Method(format!("no method found a verified mapping ({})", why.join("; "))));
+        };
+        let details = BestDetails { winner: candidates[rank].method.clone(), size_point: point, candidates };
+        outcome.details = details_of(&details);
+        Ok(outcome)
+    }
+}

@@ -1,0 +1,78 @@
+//! The one method registry: every method of polyalloc by name, in paper order. The
+//! CLI, the harness (`cargo xtask`), the kernels and the tests all take methods from
+//! here; a method is added by registering it once below.
+
+use crate::error::Error;
+use polyalloc_alloc::{Allocator, Method, OnConflictSets};
+use std::sync::OnceLock;
+
+/// Names to methods.
+pub struct Registry {
+    methods: Vec<Box<dyn Method>>,
+}
+
+/// Every method compiled into this build, in a fixed order: the conflict-set methods
+/// (successive modulo, SMO, the lattice heuristics), the program methods (occupancy
+/// vectors, Pugh's scheduling, network-flow contraction), then `best`.
+pub fn registry() -> &'static Registry {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        let mut r = Registry { methods: Vec::new() };
+        r.register(Box::new(OnConflictSets(polyalloc_alloc_lefe::Lefe::default())));
+        r.register(Box::new(OnConflictSets(polyalloc_alloc_smo::Smo::default())));
+        r.register(Box::new(OnConflictSets(polyalloc_alloc_lattice::LatticeH1::default())));
+        r.register(Box::new(OnConflictSets(polyalloc_alloc_lattice::LatticeH2::default())));
+        r.register(Box::new(OnConflictSets(polyalloc_alloc_lattice::Lattice::default())));
+        r.register(Box::new(crate::best::Best));
+        r
+    })
+}
+
+impl Registry {
+    fn register(&mut self, m: Box<dyn Method>) {
+        self.methods.retain(|x| x.name() != m.name());
+        self.methods.push(m);
+    }
+
+    /// The method called `name`.
+    pub fn get(&self, name: &str) -> Option<&dyn Method> {
+        self.methods.iter().find(|m| m.name() == name).map(|m| m.as_ref())
+    }
+
+    /// The conflict-set allocator called `name` (for callers with a problem of their
+    /// own); `None` for unknown names and for methods that do not take a conflict set.
+    pub fn allocator(&self, name: &str) -> Option<&dyn Allocator> {
+        self.get(name).and_then(|m| m.as_allocator())
+    }
+
+    /// All methods in registration order.
+    pub fn all(&self) -> impl Iterator<Item = &dyn Method> {
+        self.methods.iter().map(|m| m.as_ref())
+    }
+
+    /// All names in registration order.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.methods.iter().map(|m| m.name()).collect()
+    }
+
+    /// Resolves `all`, a name, or a comma-separated list; an unknown name is an input
+    /// error that lists the available methods. `all` is every method but `best` (which
+    /// runs the others itself).
+    pub fn select(&self, spec: &str) -> Result<Vec<&dyn Method>, Error> {
+        let chosen: Vec<&dyn Method> = if spec.trim() == "all" {
+            self.all().filter(|m| !m.runs_other_methods()).collect()
+        } else {
+            spec.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(|s| {
+                    self.get(s).ok_or_else(|| Error::Input(format!("unknown method `{s}`; available: {}", self.names().join(", "))))
+                })
+                .collect::<Result<_, _>>()?
+        };
+        if chosen.is_empty() {
+            return Err(Error::Input(format!("no method selected; available: {}", self.names().join(", "))));
+        }
+        Ok(chosen)
+    }
+}

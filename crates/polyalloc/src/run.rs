@@ -1,0 +1,428 @@
+//! Running methods: input loading, backend selection, `--params`, and [`run`], the
+//! single place where a method is run, its answer verified, and its outcome recorded.
+
+use crate::error::Error;
+use crate::record::{Record, Status};
+use polyalloc_alloc::{verify, AllocError, Execution, Input, Method, MethodError, Outcome, Verification};
+use polyalloc_formulation::Polynomial;
+use polyalloc_ilp::{Model, RawSolution, RawStatus, Recording, SolveError, SolveOptions, SolveRecord, Solver};
+use polyalloc_suite::Example;
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// A created solver backend.
+pub struct Backend {
+    /// The registry name.
+    pub name: String,
+    /// The solver.
+    pub solver: Box<dyn Solver>,
+}
+
+/// Creates the backends of a selection: `all`, a name, or `a,b` (`default` is the
+/// built-in one). An unknown name is an input error listing the compiled-in backends.
+pub fn backends(spec: &str) -> Result<Vec<Backend>, Error> {
+    let reg = polyalloc_solvers::registry();
+    let spec = if spec.trim() == "default" { polyalloc_solvers::DEFAULT_BACKEND } else { spec };
+    let names = reg.select(spec).map_err(|e| {
+        let hint = if matches!(e.name.as_str(), "highs" | "cbc") {
+            format!(" (build with `--features {}` to enable it)", e.name)
+        } else {
+            String::new()
+        };
+        Error::Input(format!("{e}{hint}"))
+    })?;
+    if names.is_empty() {
+        return Err(Error::Input(format!("no backend selected; compiled in: {}", reg.names().join(", "))));
+    }
+    names
+        .into_iter()
+        .map(|n| {
+            let solver = reg.create(n).map_err(|e| Error::Solver(format!("backend `{n}`: {e}")))?;
+            Ok(Backend { name: n.to_string(), solver })
+        })
+        .collect()
+}
+
+/// True for files the bench-suite marks `"status": "metadata-only"` (no checkable input).
+pub fn is_metadata_only(ex: &Example) -> bool {
+    ex.extra.get("status").and_then(|v| v.as_str()) == Some("metadata-only")
+}
+
+/// Reads an example: `-` is standard input, otherwise a path; a bench-suite id (such
+/// as `smo-produce-consume`) is also accepted when no such file exists and
+/// `suite_dir/<id>.json` does.
+pub fn load_input(spec: &str, suite_dir: &Path) -> Result<Example, Error> {
+    if spec == "-" {
+        let mut text = String::new();
+        std::io::stdin().read_to_string(&mut text).map_err(|e| Error::io("<stdin>", e))?;
+        return Ok(Example::from_str(&text, Path::new("<stdin>"))?);
+    }
+    let path = PathBuf::from(spec);
+    if !path.exists() {
+        let by_id = suite_dir.join(format!("{spec}.json"));
+        if !spec.contains('/') && by_id.is_file() {
+            return Ok(Example::load(&by_id)?);
+        }
+    }
+    Ok(Example::load(&path)?)
+}
+
+/// Parses `--params N=9,B=32`.
+pub fn parse_params(spec: &str) -> Result<BTreeMap<String, i64>, Error> {
+    let mut out = BTreeMap::new();
+    for part in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (name, value) = part
+            .split_once('=')
+            .ok_or_else(|| Error::Input(format!("--params: expected NAME=VALUE, found `{part}` (e.g. --params N=9,B=32)")))?;
+        let name = name.trim();
+        let value: i64 = value
+            .trim()
+            .parse()
+            .map_err(|_| Error::Input(format!("--params: `{}` is not an integer (parameter `{name}`)", value.trim())))?;
+        if out.insert(name.to_string(), value).is_some() {
+            return Err(Error::Input(format!("--params: parameter `{name}` given twice")));
+        }
+    }
+    Ok(out)
+}
+
+/// Checks `--params` against the example: every name is a parameter, every parameter
+/// has a value.
+pub fn check_params(ex: &Example, values: &BTreeMap<String, i64>) -> Result<(), Error> {
+    for name in values.keys() {
+        if !ex.params.contains(name) {
+            return Err(Error::Input(format!(
+                "--params: `{name}` is not a parameter of {} (parameters: {})",
+                ex.id,
+                if ex.params.is_empty() { "none".to_string() } else { ex.params.join(", ") }
+            )));
+        }
+    }
+    let missing: Vec<&str> = ex.params.iter().filter(|p| !values.contains_key(*p)).map(String::as_str).collect();
+    if !missing.is_empty() {
+        return Err(Error::Input(format!("--params: no value for parameter(s) {} of {}", missing.join(", "), ex.id)));
+    }
+    Ok(())
+}
+
+/// Parses a time limit in seconds (`0` or negative: none).
+pub fn parse_time_limit(secs: f64) -> Result<Option<Duration>, Error> {
+    if !secs.is_finite() {
+        return Err(Error::Input(format!("--time-limit: `{secs}` is not a number of seconds")));
+    }
+    Ok(if secs > 0.0 { Some(Duration::from_secs_f64(secs)) } else { None })
+}
+
+/// The example's largest instance (the last one: instances are ordered small to large).
+pub fn largest_instance(ex: &Example) -> Option<BTreeMap<String, i64>> {
+    ex.instances.last().cloned()
+}
+
+/// The arrays to run: the one asked for (which must exist and have a conflict set), or
+/// every allocatable array.
+pub fn arrays(ex: &Example, asked: &[String]) -> Result<Vec<String>, Error> {
+    let all = ex.allocatable_arrays();
+    if asked.is_empty() {
+        return Ok(all);
+    }
+    for a in asked {
+        if !all.contains(a) {
+            let known: Vec<&String> = ex.arrays.keys().collect();
+            return Err(Error::Input(if ex.arrays.contains_key(a) {
+                format!("{}: array `{a}` has neither conflicts nor a program to compute them from", ex.file.display())
+            } else {
+                format!(
+                    "{}: no array `{a}`; arrays: {}",
+                    ex.file.display(),
+                    if known.is_empty() { "none".into() } else { known.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ") }
+                )
+            }));
+        }
+    }
+    Ok(asked.to_vec())
+}
+
+/// Replaces characters that are awkward in file names.
+pub fn file_stem(s: &str) -> String {
+    s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' { c } else { '_' }).collect()
+}
+
+/// A solver with a wall-clock budget shared by every solve of one run: each solve gets
+/// at most the time left, and a solve stopped by the budget (with or without an
+/// incumbent) is an error, never a silently worse mapping. Work between solves is not
+/// interrupted; the next solve fails at once.
+pub struct Budgeted<S> {
+    inner: S,
+    budget: Option<Duration>,
+    deadline: Option<Instant>,
+}
+
+impl<S: Solver> Budgeted<S> {
+    /// `inner` with `budget` from now (`None`: no limit).
+    pub fn new(inner: S, budget: Option<Duration>) -> Self {
+        Budgeted { inner, budget, deadline: budget.map(|b| Instant::now() + b) }
+    }
+
+    fn exhausted(&self) -> SolveError {
+        SolveError::TimeBudget { backend: self.inner.name().to_string(), seconds: self.budget.unwrap_or_default().as_secs_f64() }
+    }
+}
+
+impl<S: Solver> Solver for Budgeted<S> {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn solve_raw(&self, model: &Model, options: &SolveOptions) -> Result<RawSolution, SolveError> {
+        let Some(deadline) = self.deadline else { return self.inner.solve_raw(model, options) };
+        let remaining = deadline.saturating_duration_since(Instant::now());
+        if remaining.is_zero() {
+            return Err(self.exhausted());
+        }
+        let ours = options.time_limit.is_none_or(|t| remaining < t);
+        let mut o = options.clone();
+        if ours {
+            o.time_limit = Some(remaining);
+        }
+        match self.inner.solve_raw(model, &o) {
+            Ok(r) if ours && r.status == RawStatus::TimeLimit => Err(self.exhausted()),
+            Err(SolveError::TimeLimitNoIncumbent) if ours => Err(self.exhausted()),
+            other => other,
+        }
+    }
+}
+
+/// How to run: where the size is evaluated, where ILPs are dumped, the time budget.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RunOptions<'a> {
+    /// Parameter values for `size_at`.
+    pub size_params: Option<&'a BTreeMap<String, i64>>,
+    /// `--dump-lp DIR`.
+    pub dump_lp: Option<&'a Path>,
+    /// Wall-clock budget of the run's ILPs (method and verification).
+    pub time_limit: Option<Duration>,
+}
+
+/// A verified answer of one method on one target with one backend.
+#[derive(Clone, Debug)]
+pub struct Verified {
+    pub method: String,
+    pub backend: String,
+    /// The array, or the method's named run.
+    pub target: String,
+    /// What the method returned (its mapping, obligations, execution, details).
+    pub outcome: Outcome,
+    /// The mapping's size (product of the moduli; `None` when a row is not folded or
+    /// there is no mapping).
+    pub size: Option<Polynomial>,
+    /// How the answer was established: `Proven` when every obligation was proven for
+    /// every parameter value; `Instances` when some proof fell back to enumeration at
+    /// the instances, or the evidence is an execution of the program.
+    pub verification: Verification,
+    /// Each obligation's label with its verification, in order.
+    pub verified_under: Vec<(String, Verification)>,
+    /// Every ILP the method solved, in order (the checker's are not included).
+    pub ilps: Vec<SolveRecord>,
+    pub method_time: Duration,
+    pub verify_time: Duration,
+}
+
+/// Why a run produced no verified answer.
+#[derive(Debug, thiserror::Error)]
+pub enum Failure {
+    /// The method gave no answer (not applicable, solver, input, its own logic).
+    #[error("{0}")]
+    Method(#[from] MethodError),
+    /// The exact checker refuted the mapping under one obligation (never reported as a
+    /// result).
+    #[error("under {under}: {error}")]
+    Refuted { under: String, error: AllocError },
+    /// The checker itself could not conclude (a solver or formulation failure).
+    #[error("verification under {under}: {error}")]
+    Check { under: String, error: AllocError },
+    /// The program run with the method's answer computed other values.
+    #[error("execution differs from the original program: {}", .0.summary)]
+    ExecutionDiffers(Execution),
+    /// The method returned a mapping with nothing to verify it against, or no answer.
+    #[error("{0}")]
+    Unverifiable(String),
+}
+
+impl Failure {
+    /// The record status of this failure.
+    pub fn status(&self) -> Status {
+        match self {
+            Failure::Method(MethodError::NotApplicable(_)) | Failure::Unverifiable(_) => Status::NotApplicable,
+            Failure::Method(MethodError::Solver(_)) => Status::SolverError,
+            Failure::Method(MethodError::Method(_)) => Status::MethodError,
+            Failure::Method(_) => Status::Error,
+            Failure::Refuted { .. } | Failure::ExecutionDiffers(_) => Status::Invalid,
+            Failure::Check { error: AllocError::Solver { .. }, .. } => Status::SolverError,
+            Failure::Check { .. } => Status::Error,
+        }
+    }
+
+    /// The kind recorded next to the status: the solver's kind for a solver failure
+    /// (`infeasible`, `time-budget`, ...), the refutation (`conflict`,
+    /// `non-positive-modulus`, `unproven`, `execution`), or the method error's kind.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Failure::Method(MethodError::Solver(e)) => e.kind(),
+            Failure::Method(e) => e.kind(),
+            Failure::Refuted { error: AllocError::Invalid { refutation, .. }, .. } => refutation.kind(),
+            Failure::Refuted { .. } => "refuted",
+            Failure::Check { error: AllocError::Solver { source, .. }, .. } => source.kind(),
+            Failure::Check { .. } => "check",
+            Failure::ExecutionDiffers(_) => "execution",
+            Failure::Unverifiable(_) => "unverifiable",
+        }
+    }
+}
+
+/// A run that produced no verified answer, with what it did produce.
+#[derive(Debug)]
+pub struct RunError {
+    pub method: String,
+    pub backend: String,
+    pub target: String,
+    pub failure: Failure,
+    /// The method's details when it returned an outcome that then failed verification.
+    pub outcome: Option<Outcome>,
+    pub ilps: Vec<SolveRecord>,
+    pub method_time: Duration,
+    pub verify_time: Duration,
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} / {} / {}: {}", self.target, self.method, self.backend, self.failure)
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// Runs `method` on `target` of `input` with one backend and verifies its answer before
+/// returning it: every obligation with the exact checker (`polyalloc_alloc::verify`,
+/// which shares no code with any method), and an execution when the method's answer is
+/// checked by running the program. The method's ILPs are recorded (and dumped with
+/// `dump_lp`); the checker's are dumped too but not counted. `time_limit` bounds the
+/// wall-clock time of every ILP of the run, method and checker together.
+pub fn run(input: &Input, method: &dyn Method, target: &str, backend: &Backend, opts: RunOptions<'_>) -> Result<Verified, RunError> {
+    let mut rec = Recording::new(Budgeted::new(backend.solver.as_ref(), opts.time_limit));
+    if let Some(dir) = opts.dump_lp {
+        rec = rec.with_dump_dir(dir.join(file_stem(&format!("{}-{target}-{}-{}", input.example.id, method.name(), backend.name))));
+    }
+    let name = method.name();
+    let start = Instant::now();
+    let result = method.run(input, target, &rec);
+    let method_time = start.elapsed();
+    let ilps = rec.take_records();
+    let fail = |failure: Failure, outcome: Option<Outcome>, ilps: Vec<SolveRecord>, verify_time: Duration| RunError {
+        method: name.to_string(),
+        backend: backend.name.clone(),
+        target: target.to_string(),
+        failure,
+        outcome,
+        ilps,
+        method_time,
+        verify_time,
+    };
+    let outcome = match result {
+        Ok(o) => o,
+        Err(e) => return Err(fail(Failure::Method(e), None, ilps, Duration::ZERO)),
+    };
+    let vstart = Instant::now();
+    let checked = verify_outcome(input, &outcome, &rec, name);
+    // The checker's models were dumped; its records are not the method's statistics.
+    rec.take_records();
+    let verify_time = vstart.elapsed();
+    let (verification, verified_under) = match checked {
+        Ok(v) => v,
+        Err(f) => return Err(fail(f, Some(outcome), ilps, verify_time)),
+    };
+    let size = match outcome.mapping.as_ref().map(|m| m.size()).transpose() {
+        Ok(s) => s.flatten(),
+        Err(e) => return Err(fail(Failure::Method(MethodError::Formulation(e)), Some(outcome), ilps, verify_time)),
+    };
+    Ok(Verified {
+        method: name.to_string(),
+        backend: backend.name.clone(),
+        target: target.to_string(),
+        outcome,
+        size,
+        verification,
+        verified_under,
+        ilps,
+        method_time,
+        verify_time,
+    })
+}
+
+/// Verifies a method's outcome: the mapping under every obligation with the exact
+/// checker, and the execution's verdict. Returns the overall verification and each
+/// obligation's; a refutation, a checker failure, a differing execution or an answer
+/// with nothing to verify is a [`Failure`].
+pub fn verify_outcome(input: &Input, outcome: &Outcome, solver: &dyn Solver, method: &str) -> Result<(Verification, Vec<(String, Verification)>), Failure> {
+    match (&outcome.mapping, &outcome.execution) {
+        (Some(_), None) if outcome.obligations.is_empty() => {
+            return Err(Failure::Unverifiable("the method returned a mapping with no conflict set to verify it against".into()))
+        }
+        (None, None) => return Err(Failure::Unverifiable("the method's answer induces no storage mapping and no execution to verify".into())),
+        _ => {}
+    }
+    let mut verified_under = Vec::new();
+    if let Some(mapping) = &outcome.mapping {
+        for ob in &outcome.obligations {
+            match verify(&ob.problem, mapping, solver, method) {
+                Ok(v) => verified_under.push((ob.label.clone(), v)),
+                Err(error @ AllocError::Invalid { .. }) => return Err(Failure::Refuted { under: ob.label.clone(), error }),
+                Err(error) => return Err(Failure::Check { under: ob.label.clone(), error }),
+            }
+        }
+    }
+    if let Some(ex) = &outcome.execution {
+        if !ex.identical {
+            return Err(Failure::ExecutionDiffers(ex.clone()));
+        }
+    }
+    let all_proven = outcome.execution.is_none() && verified_under.iter().all(|(_, v)| *v == Verification::Proven);
+    let verification = if all_proven {
+        Verification::Proven
+    } else {
+        let instances = verified_under
+            .iter()
+            .find_map(|(_, v)| match v {
+                Verification::Instances { instances, .. } => Some(instances.clone()),
+                Verification::Proven => None,
+            })
+            .unwrap_or_else(|| input.example.instance_list());
+        let reason = match &outcome.execution {
+            Some(ex) => format!("executed at {} instance(s): {}", ex.instances, ex.summary),
+            None => "a symbolic proof did not conclude; the conflicts were enumerated at the instances".into(),
+        };
+        Verification::Instances { reason, instances }
+    };
+    Ok((verification, verified_under))
+}
+
+/// [`run`] as a [`Record`] (the JSON schema of the CLI and the harness). Never fails: a
+/// failure is a record with a non-`ok` status, its kind and the message.
+pub fn run_record(input: &Input, method: &dyn Method, target: &str, backend: &Backend, opts: RunOptions<'_>) -> Record {
+    Record::from_run(&input.example.id, &run(input, method, target, backend, opts), opts.size_params)
+}
+
+/// The exit code of a set of records: 3 if a mapping was refuted, else 2 if a solver
+/// or method failed, else 1 if no method applied at all, else 0.
+pub fn exit_code(records: &[Record]) -> i32 {
+    if records.iter().any(|r| r.status == Status::Invalid) {
+        crate::EXIT_VERIFICATION
+    } else if records.iter().any(|r| matches!(r.status, Status::SolverError | Status::MethodError | Status::Error)) {
+        crate::EXIT_SOLVER
+    } else if !records.is_empty() && records.iter().all(|r| r.status == Status::NotApplicable) {
+        crate::EXIT_INPUT
+    } else {
+        crate::EXIT_OK
+    }
+}
