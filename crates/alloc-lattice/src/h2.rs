@@ -450,6 +450,7 @@ pub(crate) mod tests {
             example: "reverse-l".into(),
             conflicts: cs,
             context: Some(BasicSet::parse("[N] -> { : N >= 3 }").unwrap()),
+            space: None,
             instances: vec![vec![3], vec![7]],
         }
     }

@@ -16,6 +16,7 @@ fn produce_consume_baseline() {
         )
         .expect("parses"),
         context: Some(BasicSet::parse("[N] -> { : N >= 2 }").expect("parses")),
+        space: None,
         instances: vec![vec![5]],
     };
     let a = allocate(&Lefe::default(), &p, &MicrolpSolver).expect("lefe");
@@ -35,6 +36,7 @@ fn blur_interleaved_baseline() {
         )
         .expect("parses"),
         context: Some(BasicSet::parse("[N] -> { : N >= 3 }").expect("parses")),
+        space: None,
         instances: vec![vec![5]],
     };
     let a = allocate(&Lefe::default(), &p, &MicrolpSolver).expect("lefe");

@@ -8,6 +8,7 @@ fn problem(conflicts: &str, context: &str, instances: Vec<Vec<i64>>) -> Problem 
         example: "test".into(),
         conflicts: ConflictSet::parse(conflicts, ConflictForm::Half).expect("parses"),
         context: Some(BasicSet::parse(context).expect("parses")),
+        space: None,
         instances,
     }
 }

@@ -158,8 +158,12 @@ impl Allocation {
 /// Verifies a mapping against a problem with the independent exact checker.
 pub fn verify(problem: &Problem, mapping: &ModularMapping, solver: &dyn Solver, method: &str) -> Result<Verification, AllocError> {
     let checker = Checker::new(solver);
+    // Every modulus must be at least 1 wherever the array has cells; without the
+    // array's space, wherever the context allows (conservative: refuses a modulus that
+    // is not positive at a parameter value where the array might be empty).
+    let cells = problem.space.clone().unwrap_or_else(|| polyalloc_formulation::Set::universe(problem.param_space()));
     let verdict = checker
-        .check(&problem.conflicts, mapping, problem.context.as_ref(), &problem.instances)
+        .check_in_space(&problem.conflicts, mapping, Some(&cells), problem.context.as_ref(), &problem.instances)
         .map_err(AllocError::formulation(method))?;
     let invalid = |refutation| AllocError::Invalid { method: method.to_string(), mapping: mapping.to_string(), refutation };
     match verdict {

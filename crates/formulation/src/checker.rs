@@ -27,7 +27,7 @@ use crate::conflict::{ConflictSet, Program};
 use crate::error::{Error, Result};
 use crate::ilp::{add_basic_set, find_point_with, Feasibility};
 use crate::mapping::ModularMapping;
-use crate::set::Map;
+use crate::set::{Map, Set};
 use polyalloc_ilp::{Model, SolveError, SolveOptions, Solver};
 use std::collections::{BTreeMap, HashMap};
 
@@ -141,6 +141,15 @@ fn check_arity(cs: &ConflictSet, mapping: &ModularMapping) -> Result<usize> {
     Ok(n)
 }
 
+/// The mapping's parameter values at an instance given in the relation's parameter
+/// order.
+fn mapping_params_at(cs: &ConflictSet, mapping: &ModularMapping, inst: &[i64]) -> Result<Vec<i64>> {
+    let pos = param_positions(mapping, &cs.relation.space().params)?;
+    pos.iter()
+        .map(|&i| inst.get(i).copied().ok_or_else(|| Error::Mapping(format!("instance {inst:?} lacks parameter {i}"))))
+        .collect()
+}
+
 /// Re-checks a witness by direct evaluation.
 fn confirm(mapping: &ModularMapping, params: &[i64], a: &[i64], b: &[i64]) -> Result<Option<Vec<i64>>> {
     if a == b {
@@ -183,6 +192,42 @@ impl<'a> Checker<'a> {
             let v = self.check_piece(k, pi, n, mapping, &ppos)?;
             if v != SymbolicVerdict::Valid {
                 return Ok(v);
+            }
+        }
+        Ok(SymbolicVerdict::Valid)
+    }
+
+    /// Every modulus of `mapping` is at least 1 wherever the array's data space `space`
+    /// has a cell, for every parameter value of `context`: for each piece of the space
+    /// and each folded row, `piece and modulus <= 0` must be empty. A modulus that is
+    /// not positive where the array has cells is not a mapping at all (`x mod 0`), even
+    /// where no two cells conflict; [`check_symbolic`](Self::check_symbolic) only sees
+    /// the conflict polyhedra.
+    pub fn check_moduli(&self, space: &Set, mapping: &ModularMapping, context: Option<&BasicSet>) -> Result<SymbolicVerdict> {
+        let mut sp = space.clone();
+        if let Some(c) = context {
+            sp = sp.intersect_params(c)?;
+        }
+        let all_params = sp.space().merged_params(&mapping.params);
+        let ppos = param_positions(mapping, &all_params)?;
+        let to_mparams = |params: &[i64]| -> Vec<i64> { ppos.iter().map(|&i| params[i]).collect() };
+        for piece in sp.pieces() {
+            let k = piece.align_params(&all_params)?;
+            if k.is_marked_empty() || k.is_obviously_empty()? {
+                continue;
+            }
+            for row in 0..mapping.rows.len() {
+                let Some(e) = Self::modulus_row(&k, mapping, row, &ppos) else { continue };
+                let mut kk = k.clone();
+                kk.add_ineq_row(e.iter().map(|v| -v).collect())?;
+                match self.feasible(&kk)? {
+                    Some(Feas::Infeasible) => {}
+                    Some(Feas::Point(p, _)) => return Ok(SymbolicVerdict::NonPositiveModulus { row, params: to_mparams(&p) }),
+                    Some(Feas::NoWitness) => {
+                        return Ok(SymbolicVerdict::Unknown(format!("row {row}: the modulus may be non-positive where the array has cells")))
+                    }
+                    None => return Ok(SymbolicVerdict::Unknown(format!("row {row}: the solver hit the time limit (modulus positivity)"))),
+                }
             }
         }
         Ok(SymbolicVerdict::Valid)
@@ -414,6 +459,55 @@ impl<'a> Checker<'a> {
     /// values in the relation's parameter order) when the symbolic proof does not
     /// conclude. Never reports [`Verdict::Proven`] for an unproven mapping.
     pub fn check(
+        &self,
+        cs: &ConflictSet,
+        mapping: &ModularMapping,
+        context: Option<&BasicSet>,
+        instances: &[Vec<i64>],
+    ) -> Result<Verdict> {
+        self.check_in_space(cs, mapping, None, context, instances)
+    }
+
+    /// [`check`](Self::check), and first [`check_moduli`](Self::check_moduli) over the
+    /// array's data space when it is known: a mapping is proven only when every modulus
+    /// is at least 1 wherever the array has cells. When that proof does not conclude,
+    /// the moduli are evaluated at every instance instead.
+    pub fn check_in_space(
+        &self,
+        cs: &ConflictSet,
+        mapping: &ModularMapping,
+        space: Option<&Set>,
+        context: Option<&BasicSet>,
+        instances: &[Vec<i64>],
+    ) -> Result<Verdict> {
+        let mut moduli_unknown = None;
+        if let Some(space) = space {
+            match self.check_moduli(space, mapping, context)? {
+                SymbolicVerdict::NonPositiveModulus { row, params } => return Ok(Verdict::NonPositiveModulus { row, params }),
+                SymbolicVerdict::Unknown(reason) => {
+                    for inst in instances {
+                        let mparams = mapping_params_at(cs, mapping, inst)?;
+                        for (row, r) in mapping.rows.iter().enumerate() {
+                            if let Some(e) = &r.modulus {
+                                if e.eval(&mparams, &[])? <= 0 {
+                                    return Ok(Verdict::NonPositiveModulus { row, params: mparams });
+                                }
+                            }
+                        }
+                    }
+                    moduli_unknown = Some(reason);
+                }
+                _ => {}
+            }
+        }
+        let verdict = self.check_symbolic_verdict(cs, mapping, context, instances)?;
+        Ok(match (verdict, moduli_unknown) {
+            (Verdict::Proven, Some(reason)) => Verdict::ProvenForInstancesOnly { reason, instances: instances.to_vec() },
+            (v, _) => v,
+        })
+    }
+
+    fn check_symbolic_verdict(
         &self,
         cs: &ConflictSet,
         mapping: &ModularMapping,

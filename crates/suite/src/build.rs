@@ -5,7 +5,7 @@
 
 use crate::{Example, SuiteError};
 use crate::Problem;
-use polyalloc_formulation::{AffExpr, BasicSet, ConflictForm, ConflictSet, ModularMapping, Program, Space, Statement, StorageRow, Tuple};
+use polyalloc_formulation::{AffExpr, BasicSet, ConflictForm, ConflictSet, ModularMapping, Program, Set, Space, Statement, StorageRow, Tuple};
 
 impl Example {
     fn fmt_err(&self, field: &str) -> impl Fn(polyalloc_formulation::Error) -> SuiteError + '_ {
@@ -87,7 +87,11 @@ impl Example {
                 field: "instances".into(),
                 message: format!("every instance must give the conflict set's parameters {rel_params:?}"),
             })?;
-        Ok(Problem { example: self.id.clone(), conflicts, context: self.context_set()?, instances })
+        let space = match self.arrays.get(array) {
+            Some(spec) => Some(Set::parse(&spec.space).map_err(self.fmt_err(&format!("arrays.{array}.space")))?),
+            None => None,
+        };
+        Ok(Problem { example: self.id.clone(), conflicts, context: self.context_set()?, space, instances })
     }
 
     /// Arrays that have a conflict set (given or computable), in name order.

@@ -1,7 +1,7 @@
 //! One array's storage problem: its conflict set, the parameter context and the
 //! instances, as every conflict-set method and the exact checker take it.
 
-use polyalloc_formulation::{BasicSet, ConflictSet, Space, Tuple};
+use polyalloc_formulation::{BasicSet, ConflictSet, Set, Space, Tuple};
 
 /// One array's storage problem.
 #[derive(Clone, Debug)]
@@ -12,6 +12,9 @@ pub struct Problem {
     pub conflicts: ConflictSet,
     /// The parameter context, a zero-dimensional set such as `[N] -> { : N >= 2 }`.
     pub context: Option<BasicSet>,
+    /// The array's data space (every cell), when known: the checker proves every
+    /// modulus at least 1 wherever it has a cell. `None`: only where conflicts exist.
+    pub space: Option<Set>,
     /// Concrete parameter values (in the conflict relation's parameter order) at which
     /// the checker also enumerates conflicts when a symbolic proof is out of reach.
     pub instances: Vec<Vec<i64>>,
