@@ -152,6 +152,32 @@ fn malformed_file_names_file_line_column() {
 }
 
 #[test]
+fn list_names_every_registered_method() {
+    let out = run(&["list", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let names: Vec<&str> = v["methods"].as_array().expect("methods").iter().filter_map(|m| m["name"].as_str()).collect();
+    let registered = polyalloc::registry().names();
+    assert_eq!(names, registered);
+    for m in ["lefe", "smo", "lattice-h1", "lattice-h2", "lattice", "best"] {
+        assert!(names.contains(&m), "{m} missing from {names:?}");
+    }
+}
+
+#[test]
+fn best_names_the_method_that_found_the_smallest_mapping() {
+    // 004 Table I, produce-consume: SMO's (i - t) mod (2N - 1) is the smallest.
+    let out = run(&["allocate", "smo-produce-consume", "--method", "best", "--json", "--params", "N=9"]);
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let recs = json_lines(&out);
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0]["size"], "2*N - 1");
+    assert_eq!(recs[0]["size_at"], 17);
+    assert!(recs[0]["details"]["winner"].is_string());
+    assert!(recs[0]["details"]["candidates"].as_array().is_some_and(|c| c.len() >= 5));
+}
+
+#[test]
 fn unknown_backend_method_array_params() {
     let f = suite_file("smo-produce-consume");
     let out = run(&["allocate", &f, "--backend", "gurobi"]);
@@ -171,6 +197,11 @@ fn unknown_backend_method_array_params() {
     for p in ["N=x", "M=3", "N"] {
         let out = run(&["allocate", &f, "--params", p]);
         assert_eq!(out.status.code(), Some(1), "--params {p}");
+    }
+    // Out-of-range and non-numbers are input errors, never a panic (exit 101).
+    for t in ["1e20", "NaN", "inf", "x"] {
+        let out = run(&["allocate", &f, "--time-limit", t]);
+        assert_eq!(out.status.code(), Some(1), "--time-limit {t}: {}", text(&out.stderr));
     }
     // clap usage errors are invalid input too (not clap's default 2).
     let out = run(&["allocate"]);

@@ -112,7 +112,12 @@ pub fn parse_time_limit(secs: f64) -> Result<Option<Duration>, Error> {
     if !secs.is_finite() {
         return Err(Error::Input(format!("--time-limit: `{secs}` is not a number of seconds")));
     }
-    Ok(if secs > 0.0 { Some(Duration::from_secs_f64(secs)) } else { None })
+    if secs <= 0.0 {
+        return Ok(None);
+    }
+    Duration::try_from_secs_f64(secs)
+        .map(Some)
+        .map_err(|_| Error::Input(format!("--time-limit: `{secs}` seconds is out of range (at most about 1.8e19; 0 for no limit)")))
 }
 
 /// The example's largest instance (the last one: instances are ordered small to large).
