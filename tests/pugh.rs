@@ -6,7 +6,7 @@
 
 use polyalloc_formulation::Map;
 use polyalloc_sched::example::{reproduce, PughExample};
-use polyalloc_sched::exec::{Instance, Storage, Trace};
+use polyalloc_program::exec::{Instance, Storage, Trace};
 use polyalloc_sched::schedule::{self, Schedule};
 use polyalloc_suite::Example;
 use polyalloc_tests::backends;

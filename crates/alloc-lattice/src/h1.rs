@@ -18,7 +18,8 @@
 //! The `lambda` found is divided by its gcd and completed into a unimodular matrix `V`
 //! (Sec. 4.1.2), which updates the remaining rows.
 
-use crate::intlin::{complete_unimodular, gcd_all, mat_mul};
+use polyalloc_formulation::int::gcd_slice;
+use polyalloc_formulation::int::lin::{complete_unimodular, mat_mul};
 use polyalloc_alloc::pieces::revise_all;
 use polyalloc_alloc::width::{bound_on_piece, BoundVars};
 use polyalloc_alloc::AllocError;
@@ -61,7 +62,7 @@ pub struct H1Result {
     pub remaining: Vec<BasicSet>,
 }
 
-pub use polyalloc_alloc::linalg::normalise_sign;
+pub use polyalloc_formulation::int::lin::normalise_sign;
 
 /// Heuristic 1 over the conflict polyhedra `pieces`, searching the mapping vectors in
 /// the lattice spanned by the rows `search` (the identity for plain Heuristic 1; the
@@ -99,7 +100,7 @@ pub fn heuristic1(
                 format!("Heuristic 1, step {step}: no mapping vector with coefficients within the bounds"),
             ));
         };
-        let g = gcd_all(&lambda);
+        let g = gcd_slice(&lambda);
         if g > 1 {
             lambda.iter_mut().for_each(|x| *x /= g);
         }

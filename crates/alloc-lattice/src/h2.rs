@@ -40,7 +40,8 @@
 
 #![allow(clippy::needless_range_loop)] // index loops read as the matrix formulas
 
-use crate::intlin::{complete_unimodular, gcd_all, inverse_unimodular, IMatrix};
+use polyalloc_formulation::int::gcd_slice;
+use polyalloc_formulation::int::lin::{complete_unimodular, inverse_unimodular, IMatrix};
 use polyalloc_alloc::{AllocError, Problem};
 use polyalloc_formulation::{BasicSet, ConflictSet, Space, Tuple};
 use polyalloc_ilp::{Cmp, LexSolve, LinExpr, Model, SolveError, SolveOptions, Solver, VarId};
@@ -91,7 +92,7 @@ pub struct H2Result {
     pub stop: Option<String>,
 }
 
-fn la(method: &str) -> impl Fn(crate::intlin::LinAlgError) -> AllocError + '_ {
+fn la(method: &str) -> impl Fn(polyalloc_formulation::int::lin::LinAlgError) -> AllocError + '_ {
     move |e| AllocError::method(method, e.to_string())
 }
 
@@ -409,7 +410,7 @@ pub fn heuristic2(star: &[BasicSet], n: usize, solver: &dyn Solver, opts: &H2Opt
             stop = Some(format!("the shortest vector {l:?} outside K_{} has a multiple inside it (K_{} is not star-shaped)", k + 1, k + 1));
             break;
         }
-        let g = gcd_all(&mu);
+        let g = gcd_slice(&mu);
         let prim: Vec<i64> = mu.iter().map(|x| x / g.max(1)).collect();
         let v = complete_unimodular(std::slice::from_ref(&prim), n - k).map_err(la(method))?;
         // New columns k.. of A: A[:, k + t] = sum_s V[t][s] A[:, k + s].

@@ -34,14 +34,13 @@
 //!   `(1, 0)`), so that the basis completion does not leak into the printed mapping.
 //! * Search boxes: mapping vectors `|c_q| <= 8`, `|lambda| <= 8`; reuse vectors
 //!   `|l_q| <= 8` (all configurable).
-//! * The integer linear algebra ([`intlin`]: Hermite normal form, unimodular
+//! * The integer linear algebra (`polyalloc_formulation::int::lin`: Hermite normal form, unimodular
 //!   completion, inverse) lives in this crate for now; the issue puts it in the
 //!   formulation crate.
 
 pub mod h1;
 pub mod h2;
 /// The integer linear algebra lives in the formulation crate.
-pub use polyalloc_formulation::intlin;
 
 use h1::{heuristic1, H1Options};
 use h2::{heuristic2, star_shaped_differences, H2Options, H2Result};

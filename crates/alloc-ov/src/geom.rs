@@ -82,13 +82,7 @@ pub struct Generators {
     pub rays: Vec<Vec<i128>>,
 }
 
-fn gcd128(a: i128, b: i128) -> i128 {
-    let (mut a, mut b) = (a.abs(), b.abs());
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
-}
+use polyalloc_formulation::int::gcd_i128 as gcd128;
 
 /// Simplified rows (integer tightening, duplicates, redundancy removed by the exact
 /// Fourier–Motzkin test of `polyalloc-formulation`), or `None` when rationally empty.

@@ -124,9 +124,11 @@ pub enum OvError {
     #[error(transparent)]
     Formulation(#[from] polyalloc_formulation::Error),
     #[error(transparent)]
-    LinAlg(#[from] polyalloc_formulation::intlin::LinAlgError),
+    LinAlg(#[from] polyalloc_formulation::int::lin::LinAlgError),
     #[error("ILP model: {0}")]
     Model(#[from] polyalloc_ilp::ModelError),
+    #[error(transparent)]
+    Program(#[from] polyalloc_program::ProgramError),
 }
 
 /// Formats `sum coeffs[k] * names[k] + constant` as the paper writes it:

@@ -8,7 +8,7 @@
 //!   `v0` followed by the unit vectors `e_k`, `k != p` (the simplest completion; it
 //!   gives the paper's `Pi` for every example, e.g. `(2, 1) -> (-1, 2)`, `(1, 1, 1) ->
 //!   [(1, -1, 0), (1, 0, -1)]` up to sign); otherwise the unimodular completion of
-//!   `polyalloc_formulation::intlin` (Hermite form).
+//!   `polyalloc_formulation::int::lin` (Hermite form).
 //! * Each row of `Pi` is signed so that its coefficient of largest magnitude is
 //!   positive (the paper's `2j - i`, `i - j`).
 //! * The modulation row `y . l mod g` is kept when `g > 1`, or when `Pi` is empty (a
@@ -21,7 +21,8 @@
 //!   per dimension for Examples 1-3 (its offsets), see the bench-suite `size_exact`.
 
 use crate::OvError;
-use polyalloc_formulation::intlin::{complete_unimodular, gcd_all, inverse_unimodular, transpose};
+use polyalloc_formulation::int::gcd_slice;
+use polyalloc_formulation::int::lin::{complete_unimodular, inverse_unimodular, transpose};
 use polyalloc_formulation::{AffExpr, BasicSet, ModularMapping, Polynomial, Space, StorageRow, Tuple};
 
 /// The induced mapping and its forms.
@@ -132,7 +133,7 @@ pub fn induced(v: &[i64], tuple: &Tuple, space: &BasicSet, params: &[String]) ->
     let pnames: Vec<&str> = params.iter().map(String::as_str).collect();
     let psp = Space::set(&pnames, Tuple::anonymous(&[]));
     let name = tuple.name.clone().unwrap_or_default();
-    let g = gcd_all(v);
+    let g = gcd_slice(v);
     if g == 0 {
         // v = 0: no value is read; one cell suffices.
         let mapping = ModularMapping::new(&pnames, tuple.clone(), vec![StorageRow { hyperplane: vec![0; n], modulus: Some(AffExpr::constant(&psp, 1)) }])?;

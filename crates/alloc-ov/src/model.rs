@@ -5,7 +5,8 @@
 
 use crate::geom::{subst, unit, Rows};
 use crate::OvError;
-use polyalloc_formulation::{AffExpr, BasicSet, Set, Space, Statement};
+use polyalloc_formulation::{AffExpr, BasicSet, Set, Space};
+use polyalloc_program::Statement;
 use polyalloc_suite::Example;
 use std::collections::BTreeMap;
 

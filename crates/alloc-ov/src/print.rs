@@ -7,13 +7,7 @@ use crate::model::ScheduleSpace;
 use crate::OvError;
 use polyalloc_formulation::BasicSet;
 
-fn gcd(a: i128, b: i128) -> i128 {
-    let (mut a, mut b) = (a.abs(), b.abs());
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
-}
+use polyalloc_formulation::int::gcd_i128 as gcd;
 
 fn norm(r: Vec<i128>) -> Result<Vec<i64>, OvError> {
     let g = r.iter().fold(0, |acc, &x| gcd(acc, x)).max(1);

@@ -120,13 +120,7 @@ fn terms(t: &[(polyalloc_ilp::VarId, i64)]) -> LinExpr {
     e
 }
 
-fn gcd(a: i128, b: i128) -> i128 {
-    let (mut a, mut b) = (a.abs(), b.abs());
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
-}
+use polyalloc_formulation::int::gcd_i128 as gcd;
 
 fn normalize(f: Vec<i128>) -> Result<Option<Form>, OvError> {
     let g = f.iter().fold(0, |acc, &x| gcd(acc, x));

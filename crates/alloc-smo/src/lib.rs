@@ -40,7 +40,7 @@
 //!   so that the last non-zero coefficient is positive (a sign change does not change a
 //!   modular mapping's validity or size).
 
-use polyalloc_alloc::linalg::orthogonal_complement;
+use polyalloc_formulation::int::lin::orthogonal_complement;
 use polyalloc_alloc::pieces::{conflict_polyhedra, revise_all};
 pub use polyalloc_alloc::pieces::revise;
 use polyalloc_alloc::width::{bound_on_piece, diff_form, BoundVars};
@@ -79,7 +79,7 @@ pub struct Smo {
 
 const NAME: &str = "smo";
 
-pub use polyalloc_alloc::linalg::normalise_sign;
+pub use polyalloc_formulation::int::lin::normalise_sign;
 
 impl Smo {
     /// FIND-NEXT-HYPERPLANE: the ILP of Sec. 3.4 over the current conflict polyhedra.

@@ -1,4 +1,5 @@
-use polyalloc_alloc::{allocate, linalg::rank, Problem};
+use polyalloc_alloc::{allocate, Problem};
+use polyalloc_formulation::int::lin::rank;
 use polyalloc_alloc_smo::{normalise_sign, revise, Smo};
 use polyalloc_backend_microlp::MicrolpSolver;
 use polyalloc_formulation::{BasicSet, ConflictForm, ConflictSet, Polynomial};

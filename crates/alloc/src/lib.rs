@@ -20,7 +20,6 @@
 //! `u . P + w` on `|h . (s - t)|` over every conflict polyhedron, linearised with Farkas'
 //! lemma (004 Sec. 3.4.2, 001 Sec. 4.1.1).
 
-pub mod linalg;
 pub mod method;
 pub mod pieces;
 pub mod width;

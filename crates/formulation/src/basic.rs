@@ -61,6 +61,60 @@ fn normalize_eq(row: &mut [i64]) -> Option<bool> {
 }
 
 impl BasicSet {
+    /// Places the rows of `self` into a basic set of space `target` with `n_local`
+    /// locals; `col(c)` gives the target column of column `c` of `self` (for
+    /// `c >= 1 + n_param`; the constant and parameter columns are kept, after aligning
+    /// the parameters by name).
+    pub fn place_into(&self, target: &Space, n_local: usize, col: &dyn Fn(usize) -> usize) -> Result<BasicSet> {
+        let b = self.align_params(&target.params)?;
+        let np = target.n_param();
+        if b.space().n_param() != np {
+            return Err(Error::SpaceMismatch(format!("parameters of `{}` do not fit `{target}`", b.space())));
+        }
+        let mut out = BasicSet::universe(target.clone());
+        for _ in 0..n_local {
+            out.add_local();
+        }
+        let n = out.n_cols();
+        let conv = |r: &Vec<i64>| -> Result<Vec<i64>> {
+            let mut row = vec![0i64; n];
+            for (c, &v) in r.iter().enumerate() {
+                if v == 0 {
+                    continue;
+                }
+                let t = if c <= np { c } else { col(c) };
+                let slot = row.get_mut(t).ok_or_else(|| Error::SpaceMismatch(format!("column {t} outside `{target}`")))?;
+                *slot = slot.checked_add(v).ok_or_else(|| crate::error::ovf("placing constraints"))?;
+            }
+            Ok(row)
+        };
+        for r in b.equalities() {
+            out.add_eq_row(conv(r)?)?;
+        }
+        for r in b.inequalities() {
+            out.add_ineq_row(conv(r)?)?;
+        }
+        out.simplify()?;
+        Ok(out)
+    }
+
+    /// The conjunction of two basic sets with the *same* column layout, locals included
+    /// (unlike [`BasicSet::intersect`], which keeps the locals of both operands apart).
+    pub fn conjoin(&self, other: &BasicSet) -> Result<BasicSet> {
+        if self.n_cols() != other.n_cols() || self.space() != other.space() {
+            return Err(Error::SpaceMismatch(format!("conjoining `{}` and `{}`", self.space(), other.space())));
+        }
+        let mut out = self.clone();
+        for r in other.equalities() {
+            out.add_eq_row(r.clone())?;
+        }
+        for r in other.inequalities() {
+            out.add_ineq_row(r.clone())?;
+        }
+        out.simplify()?;
+        Ok(out)
+    }
+
     /// The whole space (no constraint).
     pub fn universe(space: Space) -> Self {
         BasicSet { space, n_local: 0, eqs: vec![], ineqs: vec![] }

@@ -16,20 +16,17 @@
 //!   unbounded integer variables an artificial bound of ±10^9).
 //! * [`check_concrete`] enumerates the conflict pairs for given parameter values and
 //!   evaluates the mapping on both cells: no ILP, no shared code with allocators.
-//! * [`max_live`] simulates a program's schedule for given parameter values and reports
-//!   the maximum number of simultaneously live cells of each array, a lower bound on
-//!   the size of any valid mapping.
 //! * [`Checker::check`] combines both: a symbolic proof when possible, otherwise
 //!   [`Verdict::ProvenForInstancesOnly`] after concrete checks.
 
 use crate::basic::BasicSet;
-use crate::conflict::{ConflictSet, Program};
+use crate::conflict::ConflictSet;
 use crate::error::{Error, Result};
 use crate::ilp::{add_basic_set, find_point_with, Feasibility};
 use crate::mapping::ModularMapping;
 use crate::set::{Map, Set};
 use polyalloc_ilp::{Model, SolveError, SolveOptions, Solver};
-use std::collections::{BTreeMap, HashMap};
+
 
 /// Two distinct conflicting cells stored in the same folded cell.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -570,130 +567,4 @@ pub fn check_concrete(cs: &ConflictSet, mapping: &ModularMapping, params: &[i64]
         Some(c) => ConcreteVerdict::Invalid(c),
         None => ConcreteVerdict::Valid { pairs_checked: count },
     })
-}
-
-/// Result of [`max_live`] for one array.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LiveReport {
-    /// The array.
-    pub array: String,
-    /// Maximum number of cells simultaneously live (lower bound of any valid mapping).
-    pub max_live: usize,
-    /// A logical time at which it is reached (after the writes of that time).
-    pub at_time: Vec<i64>,
-    /// Number of cells written.
-    pub cells_written: usize,
-}
-
-/// True when the access happens at iteration `it` (its guard, if any, holds).
-fn guard_holds(acc: &crate::conflict::Access, params: &[i64], it: &[i64]) -> Result<bool> {
-    match &acc.guard {
-        None => Ok(true),
-        Some(g) => crate::set::Set::from_basic(g.clone()).contains(params, it),
-    }
-}
-
-/// Simulates the schedule of `program` for the parameter values `params` (in
-/// `program.params` order) and reports, per written array, the maximum number of cells
-/// live at once. At each logical time `T`, reads happen before writes; after the writes
-/// of `T` a cell counts when it was written at or before `T` and is read after `T` or is
-/// live-out, and every cell written at `T` counts. Those cells pairwise conflict, so no
-/// valid mapping of the array has fewer cells. Each cell must be written at most once.
-pub fn max_live(program: &Program, params: &[i64]) -> Result<Vec<LiveReport>> {
-    if params.len() != program.params.len() {
-        return Err(Error::ParamValues(format!("{} values for parameters {:?}", params.len(), program.params)));
-    }
-    let d = program.statements.iter().map(|s| s.schedule.len()).max().unwrap_or(0);
-    // array -> cell -> (write time, last read time)
-    type Cells = HashMap<Vec<i64>, (Vec<i64>, Option<Vec<i64>>)>;
-    let mut writes: BTreeMap<String, Cells> = BTreeMap::new();
-    let mut reads: Vec<(String, Vec<i64>, Vec<i64>)> = Vec::new();
-    for s in &program.statements {
-        let sp = s.domain.space().clone();
-        let pos: Vec<usize> = sp
-            .params
-            .iter()
-            .map(|p| program.params.iter().position(|q| q == p).ok_or_else(|| Error::UnknownName(p.clone())))
-            .collect::<Result<_>>()?;
-        let sparams: Vec<i64> = pos.iter().map(|&i| params[i]).collect();
-        let mut err: Option<Error> = None;
-        s.domain.clone().for_each_point(&sparams, &mut |it| {
-            let mut t: Vec<i64> = s.schedule.iter().map(|a| a.eval(&sparams, it)).collect::<Result<_>>()?;
-            t.resize(d, 0);
-            for w in &s.writes {
-                if !guard_holds(w, &sparams, it)? {
-                    continue;
-                }
-                let cell: Vec<i64> = w.index.iter().map(|a| a.eval(&sparams, it)).collect::<Result<_>>()?;
-                let e = writes.entry(w.array.clone()).or_default();
-                if e.insert(cell.clone(), (t.clone(), None)).is_some() {
-                    err = Some(Error::Program(format!(
-                        "cell {}{cell:?} is written more than once (not single-assignment)",
-                        w.array
-                    )));
-                    return Ok(false);
-                }
-            }
-            for r in &s.reads {
-                if !guard_holds(r, &sparams, it)? {
-                    continue;
-                }
-                let cell: Vec<i64> = r.index.iter().map(|a| a.eval(&sparams, it)).collect::<Result<_>>()?;
-                reads.push((r.array.clone(), cell, t.clone()));
-            }
-            Ok(true)
-        })?;
-        if let Some(e) = err {
-            return Err(e);
-        }
-    }
-    for (a, cell, t) in reads {
-        if let Some(c) = writes.get_mut(&a).and_then(|m| m.get_mut(&cell)) {
-            if t > c.0 && c.1.as_ref().is_none_or(|l| t > *l) {
-                c.1 = Some(t);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for (array, cells) in writes {
-        let lo_sets: Vec<&crate::set::Set> =
-            program.live_out.iter().filter(|s| s.space().output.name.as_deref() == Some(array.as_str())).collect();
-        // Events per time: (frees, writes, dead-after).
-        let mut ev: BTreeMap<Vec<i64>, (usize, usize, usize)> = BTreeMap::new();
-        for (cell, (w, last)) in &cells {
-            let mut live_out = false;
-            for s in &lo_sets {
-                let pos: Vec<usize> = s
-                    .space()
-                    .params
-                    .iter()
-                    .map(|p| program.params.iter().position(|q| q == p).ok_or_else(|| Error::UnknownName(p.clone())))
-                    .collect::<Result<_>>()?;
-                let sparams: Vec<i64> = pos.iter().map(|&i| params[i]).collect();
-                if s.contains(&sparams, cell)? {
-                    live_out = true;
-                    break;
-                }
-            }
-            ev.entry(w.clone()).or_default().1 += 1;
-            if !live_out {
-                match last {
-                    Some(l) => ev.entry(l.clone()).or_default().0 += 1,
-                    None => ev.entry(w.clone()).or_default().2 += 1,
-                }
-            }
-        }
-        let (mut cur, mut best, mut at) = (0usize, 0usize, Vec::new());
-        for (t, (frees, ws, dead)) in ev {
-            cur -= frees.min(cur);
-            cur += ws;
-            if cur > best {
-                best = cur;
-                at = t.clone();
-            }
-            cur -= dead.min(cur);
-        }
-        out.push(LiveReport { array, max_live: best, at_time: at, cells_written: cells.len() });
-    }
-    Ok(out)
 }

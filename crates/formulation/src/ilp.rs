@@ -249,6 +249,21 @@ impl Set {
         }
         Ok(None)
     }
+    /// The union without the pieces that are integer-empty for every parameter value
+    /// of `context` (when given), decided through `solver`; the space is kept.
+    pub fn drop_empty_pieces(&self, solver: &dyn Solver, context: Option<&BasicSet>) -> Result<Set> {
+        let mut out = Set::empty(self.space().clone());
+        for p in &self.pieces {
+            let mut one = Set::from_basic(p.clone());
+            if let Some(c) = context {
+                one = one.intersect_params(c)?;
+            }
+            if !one.is_empty(solver)? {
+                out.add_piece(p.clone())?;
+            }
+        }
+        Ok(out)
+    }
     /// Lexicographic minimum for concrete parameters through `solver`.
     pub fn lexmin(&self, solver: &dyn Solver, params: &[i64]) -> Result<Option<Vec<i64>>> {
         let mut best: Option<Vec<i64>> = None;

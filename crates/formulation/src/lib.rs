@@ -16,10 +16,10 @@
 //!   (004 Sec. 2, Lemma 2.2; 001 Sec. 4.1.1) that turns "this affine form, whose
 //!   coefficients are ILP unknowns, is non-negative on that polyhedron" into multipliers
 //!   and coefficient-matching equalities of a [`polyalloc_ilp::Model`].
-//! * **Conflict sets** ([`ConflictSet`], [`Program::conflict_set`]): the relation of
-//!   pairs of cells that are simultaneously live (004 Sec. 2.1, Def. 2.3, "conflict
-//!   set"), computed from statements, schedules, accesses and live-out data, or given
-//!   explicitly; and the set of conflicting differences (001 Sec. 3.2).
+//! * **Conflict sets** ([`ConflictSet`]): the relation of pairs of cells that are
+//!   simultaneously live (004 Sec. 2.1, Def. 2.3, "conflict set"), given explicitly
+//!   (as the papers print them) or computed from a program by `polyalloc-program`; and
+//!   the set of conflicting differences (001 Sec. 3.2).
 //! * **Exact coalescing** ([`coalesce()`], [`Set::coalesce`]): fewer pieces, the same
 //!   integer points for every parameter value (after isl's `isl_map_coalesce`); its
 //!   drop-only mode ([`remove_contained`]) is applied to every conflict set computed
@@ -29,37 +29,26 @@
 //!   size as a [`Polynomial`].
 //! * **The exact checker** ([`checker`]), which shares no code path with any allocator:
 //!   a symbolic proof by its own ILPs, a concrete check by enumeration with
-//!   counterexamples, and the schedule simulation giving the maximum number of
-//!   simultaneously live cells.
+//!   counterexamples.
 //!
-//! Layering: this crate depends only on `polyalloc-ilp`; the allocator crates build on it.
+//! Layering: this crate depends only on `polyalloc-ilp`; the program model
+//! (`polyalloc-program`) and the allocator crates build on it.
 //! Paper numbers refer to `shared/papers/`: 004 = Bhaskaracharya, Bondhugula, Cohen (SMO),
 //! 001 = Darte, Isoard, Yuki (lattice-based allocation).
 //!
 //! ## Worked example: 004 Fig. 2 (produce-consume)
 //!
 //! ```
-//! use polyalloc_formulation::{Program, Statement, ModularMapping, BasicSet, Polynomial};
+//! use polyalloc_formulation::{ConflictForm, ConflictSet, ModularMapping, BasicSet, Polynomial};
 //! use polyalloc_formulation::checker::{Checker, SymbolicVerdict, check_concrete, ConcreteVerdict};
 //! use polyalloc_backend_microlp::MicrolpSolver;
 //!
-//! // for (t=1..N) for (i=1..N) S: A[t,i] = A[t,i-1] + A[t-1,i];  schedule (t, i);
-//! // row i = N and row t = N are read by the consumer loop: live-out.
-//! let mut p = Program::new("[N] -> { : N >= 2 }")?;
-//! p.add_statement(Statement::parse(
-//!     "[N] -> { S[t, i] : 1 <= t <= N and 1 <= i <= N }",
-//!     "[N] -> { S[t, i] -> [t, i] }",
-//!     &["[N] -> { S[t, i] -> A[t, i] }"],
-//!     &["[N] -> { S[t, i] -> A[t, i - 1] }", "[N] -> { S[t, i] -> A[t - 1, i] }"],
-//! )?)?;
-//! p.add_live_out("[N] -> { A[t, i] : 1 <= t <= N and 1 <= i <= N and (i = N or t = N) }")?;
-//! let cs = p.conflict_set("A")?;
-//!
-//! // The conflict set printed in 004 Fig. 2(c), as the same set of pairs (N = 4):
-//! let paper = polyalloc_formulation::Map::parse(
+//! // The conflict set printed in 004 Fig. 2(c) (half form: (t, i) written first).
+//! let cs = ConflictSet::parse(
 //!     "[N] -> { A[t, i] -> A[t2, i2] : 1 <= t, i, t2, i2 <= N and
-//!        ((t2 = t and i2 >= i + 1) or (t2 = t + 1 and i2 <= i - 1) or (t2 >= t + 1 and i = N)) }")?;
-//! assert_eq!(cs.relation.enumerate(&[4], 10_000)?, paper.enumerate(&[4], 10_000)?);
+//!        ((t2 = t and i2 >= i + 1) or (t2 = t + 1 and i2 <= i - 1) or (t2 >= t + 1 and i = N)) }",
+//!     ConflictForm::Half,
+//! )?;
 //!
 //! // The SMO mapping of 004 Sec. 3.1, its size 2N - 1, and the symbolic proof.
 //! let smo = ModularMapping::parse("[N] -> { A[t, i] -> A[(i - t) mod (2N - 1)] }")?;
@@ -84,8 +73,7 @@ mod error;
 pub mod farkas;
 mod fm;
 pub mod ilp;
-pub mod intlin;
-mod int;
+pub mod int;
 mod mapping;
 mod parse;
 mod poly;
@@ -95,9 +83,9 @@ mod space;
 
 pub use aff::{Aff, AffExpr, Constraint, ConstraintKind};
 pub use basic::{BasicMap, BasicSet};
-pub use checker::{check_concrete, max_live, Checker};
+pub use checker::{check_concrete, Checker};
 pub use coalesce::{coalesce, remove_contained, CoalesceMode, CoalesceStats};
-pub use conflict::{Access, ConflictForm, ConflictSet, Program, Statement};
+pub use conflict::{ConflictForm, ConflictSet};
 pub use error::{Error, ParseError, Result};
 pub use ilp::Sample;
 pub use mapping::{ModularMapping, StorageRow};

@@ -30,11 +30,11 @@
 //!   at `2n - 2`).
 //!
 //! [`Code::trace`] interprets the loops for concrete parameters into an
-//! [`crate::exec::Trace`] (each `forall` block is one parallel step), so the executor
+//! [`polyalloc_program::exec::Trace`] (each `forall` block is one parallel step), so the executor
 //! can confirm the printed code itself, not only the schedule.
 
 use crate::error::{Result, SchedError};
-use crate::exec::{Instance, Trace};
+use polyalloc_program::exec::{Instance, Trace};
 use crate::schedule::{Problem, Schedule};
 use polyalloc_formulation::{BasicSet, Set, Space, Tuple};
 use polyalloc_ilp::Solver;
@@ -388,7 +388,7 @@ fn extension(
         return Ok((vars, m, false));
     }
     // No unit coefficient: the general completion (Hermite form), loop variables s1, s2...
-    let q = polyalloc_formulation::intlin::complete_unimodular(&[a.to_vec()], d).map_err(|err| {
+    let q = polyalloc_formulation::int::lin::complete_unimodular(&[a.to_vec()], d).map_err(|err| {
         SchedError::Codegen(format!(
             "`{name}`: no unimodular extension of {a:?} ({err}); a gcd > 1 is not supported"
         ))
@@ -398,7 +398,7 @@ fn extension(
             "`{name}`: unimodular completion does not start with {a:?}"
         )));
     }
-    let m = polyalloc_formulation::intlin::inverse_unimodular(&q)
+    let m = polyalloc_formulation::int::lin::inverse_unimodular(&q)
         .map_err(|err| SchedError::Codegen(format!("`{name}`: {err}")))?;
     let mut vars = Vec::new();
     for k in 1..d {

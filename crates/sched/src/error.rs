@@ -33,6 +33,9 @@ pub enum SchedError {
     /// Exact integer arithmetic overflowed.
     #[error("integer overflow while {0}")]
     Overflow(String),
+    /// The program model, its dependence analysis or the executor failed.
+    #[error(transparent)]
+    Program(#[from] polyalloc_program::ProgramError),
 }
 
 /// Result alias of the crate.
@@ -40,4 +43,15 @@ pub type Result<T, E = SchedError> = std::result::Result<T, E>;
 
 pub(crate) fn ovf(what: &str) -> SchedError {
     SchedError::Overflow(what.to_string())
+}
+
+/// A schedule evaluated inside the executor (a time function) reports its failure as the
+/// executor's: the run could not proceed.
+impl From<SchedError> for polyalloc_program::ProgramError {
+    fn from(e: SchedError) -> Self {
+        match e {
+            SchedError::Program(p) => p,
+            other => polyalloc_program::ProgramError::Exec(format!("schedule: {other}")),
+        }
+    }
 }

@@ -4,11 +4,12 @@
 //! confirmation at every instance.
 
 use crate::codegen::{self, Code, Rounding};
-use crate::deps::{self, DepKind, DepOptions, Dependence};
+use polyalloc_program::deps::{self, DepKind, DepOptions, Dependence};
 use crate::error::{Result, SchedError};
-use crate::exec::{Executor, Storage};
+use polyalloc_program::exec::{Executor, Storage};
 use crate::schedule::{self, Outcome, Problem, SchedOptions, Schedule, StmtInfo};
-use polyalloc_formulation::{BasicSet, Map, Program, Set, Statement};
+use polyalloc_formulation::{BasicSet, Map, Set};
+use polyalloc_program::{Program, Statement};
 use polyalloc_ilp::Solver;
 use polyalloc_suite::Example;
 use serde_json::Value;
@@ -280,6 +281,7 @@ impl PughExample {
             },
             solver,
         )
+        .map_err(SchedError::from)
     }
 
     /// The scheduling problem with the dependences computed from the accesses instead

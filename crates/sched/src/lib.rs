@@ -7,9 +7,10 @@
 //!   Appendix 1), including the transitive closure in closed form for constant
 //!   distances and the bounded approximation otherwise; built on the formulation
 //!   crate's [`polyalloc_formulation::Map`].
-//! * [`deps`]: dependence relations from read and write accesses restricted to the
-//!   original execution order (Sec. 3: flow, anti, output; broadcast "dependences"
-//!   for arrays marked so).
+//! * Dependence relations from read and write accesses restricted to the original
+//!   execution order (Sec. 3: flow, anti, output; broadcast "dependences" for arrays
+//!   marked so) are computed by `polyalloc_program::deps`, the one dependence analysis
+//!   of polyalloc, on the one program model (`polyalloc_program::Program`).
 //! * [`schedule`]: Sec. 4 — strongly connected components, self-dependence distance
 //!   sets (direct, then transitive by eliminating the other statements of the
 //!   component, Fig. 2), nomination of candidate schedules by increasing 1-norm with
@@ -18,20 +19,19 @@
 //!   fractional offsets) by an integer program in scaled time.
 //! * [`codegen`]: Sec. 5 — unimodular extension of each schedule, loop bounds by
 //!   Fourier–Motzkin, time segments, min/max resolved statically, printed as the paper
-//!   prints the rearranged loops; the loops can be interpreted into a [`exec::Trace`].
-//! * [`exec`]: the executor, for every method: runs a program whose statement bodies
-//!   are Rust closures under the original order and under a schedule (or a trace of
-//!   rearranged loops) and any storage mapping ([`polyalloc_formulation::ModularMapping`]
-//!   per array), comparing every value read and every live-out value.
+//!   prints the rearranged loops; the loops can be interpreted into a
+//!   `polyalloc_program::exec::Trace`.
+//! * Schedules and generated loops are confirmed by the one executor of polyalloc,
+//!   `polyalloc_program::exec`: it runs the program under the original order and under
+//!   the schedule (or the trace of the rearranged loops) and compares every value read
+//!   and every live-out value.
 //! * [`example`]: reads the `pugh` section of a bench-suite file and runs everything.
 //!
 //! Design decisions and deviations from the paper are documented in each module.
 
 pub mod codegen;
-pub mod deps;
 mod error;
 pub mod example;
-pub mod exec;
 pub mod rel;
 pub mod schedule;
 

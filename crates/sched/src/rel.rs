@@ -29,68 +29,12 @@ use crate::error::{Result, SchedError};
 use polyalloc_formulation::{BasicMap, BasicSet, Map, Sample, Set, Space, Tuple};
 use polyalloc_ilp::Solver;
 
-/// Places the rows of `b` into a basic set of space `target` with `n_local` locals;
-/// `col(c)` gives the target column of `b`'s column `c` (`c >= 1 + n_param`; constant
-/// and parameter columns are kept, after aligning the parameters by name).
 pub(crate) fn place(b: &BasicSet, target: &Space, n_local: usize, col: &dyn Fn(usize) -> usize) -> Result<BasicSet> {
-    let b = b.align_params(&target.params)?;
-    let np = target.n_param();
-    if b.space().n_param() != np {
-        return Err(SchedError::Space(format!(
-            "parameters of `{}` do not fit `{target}`",
-            b.space()
-        )));
-    }
-    let mut out = BasicSet::universe(target.clone());
-    for _ in 0..n_local {
-        out.add_local();
-    }
-    let n = out.n_cols();
-    let conv = |r: &Vec<i64>| -> Result<Vec<i64>> {
-        let mut row = vec![0i64; n];
-        for (c, &v) in r.iter().enumerate() {
-            if v == 0 {
-                continue;
-            }
-            let t = if c <= np { c } else { col(c) };
-            let slot = row
-                .get_mut(t)
-                .ok_or_else(|| SchedError::Space(format!("column {t} outside `{target}`")))?;
-            *slot = slot
-                .checked_add(v)
-                .ok_or_else(|| crate::error::ovf("placing constraints"))?;
-        }
-        Ok(row)
-    };
-    for r in b.equalities() {
-        out.add_eq_row(conv(r)?)?;
-    }
-    for r in b.inequalities() {
-        out.add_ineq_row(conv(r)?)?;
-    }
-    out.simplify()?;
-    Ok(out)
+    Ok(b.place_into(target, n_local, col)?)
 }
 
-/// The conjunction of two basic sets with the *same* column layout, locals included
-/// (unlike `BasicSet::intersect`, which keeps the locals of both operands apart).
 pub(crate) fn conjoin(a: &BasicSet, b: &BasicSet) -> Result<BasicSet> {
-    if a.n_cols() != b.n_cols() || a.space() != b.space() {
-        return Err(SchedError::Space(format!(
-            "conjoining `{}` and `{}`",
-            a.space(),
-            b.space()
-        )));
-    }
-    let mut out = a.clone();
-    for r in b.equalities() {
-        out.add_eq_row(r.clone())?;
-    }
-    for r in b.inequalities() {
-        out.add_ineq_row(r.clone())?;
-    }
-    out.simplify()?;
-    Ok(out)
+    Ok(a.conjoin(b)?)
 }
 
 fn tuples(f: &Map) -> Result<(Tuple, Tuple)> {
@@ -303,14 +247,7 @@ pub fn is_empty(s: &Set, solver: &dyn Solver, context: Option<&BasicSet>) -> Res
 
 /// Drops the pieces that are empty under `context` (keeps the space).
 pub fn drop_empty(s: &Set, solver: &dyn Solver, context: Option<&BasicSet>) -> Result<Set> {
-    let mut out = Set::empty(s.space().clone());
-    for p in s.pieces() {
-        let one = Set::from_basic(p.clone());
-        if !is_empty(&one, solver, context)? {
-            out.add_piece(p.clone())?;
-        }
-    }
-    Ok(out)
+    Ok(s.drop_empty_pieces(solver, context)?)
 }
 
 /// The transitive closure `F⁺` and whether it is exact.

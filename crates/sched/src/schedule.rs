@@ -50,7 +50,7 @@
 //! dependence ([`check`]), so the Farkas relaxation (rational multipliers) can only
 //! make the method miss a schedule, never return a wrong one.
 
-use crate::deps::Dependence;
+use polyalloc_program::deps::Dependence;
 use crate::error::{Result, SchedError};
 use crate::rel;
 use polyalloc_formulation::farkas::{nonneg_on, FarkasOptions, ParamForm};
@@ -145,9 +145,7 @@ pub struct Schedule {
     pub stmts: Vec<StmtSchedule>,
 }
 
-fn gcd(a: i64, b: i64) -> i64 {
-    polyalloc_formulation::intlin::gcd(a, b).abs()
-}
+use polyalloc_formulation::int::gcd;
 
 fn frac(n: i64, d: i64) -> (i64, i64) {
     let g = gcd(n, d).max(1);

@@ -2,7 +2,7 @@
 //! building blocks of the scheduler.
 
 use polyalloc_backend_microlp::MicrolpSolver;
-use polyalloc_formulation::Program;
+use polyalloc_program::Program;
 use polyalloc_sched::example::PughExample;
 use polyalloc_sched::schedule::{candidates, format_scaled};
 use std::collections::BTreeSet;
@@ -28,7 +28,7 @@ fn brute_force(p: &Program, params: &[i64], broadcast: &[String]) -> (BTreeSet<P
     inst.sort();
     let acc = |k: usize, it: &[i64]| -> Vec<(String, Vec<i64>, bool)> {
         let s = &p.statements[k];
-        let cell = |a: &polyalloc_formulation::Access| {
+        let cell = |a: &polyalloc_program::Access| {
             a.index
                 .iter()
                 .map(|e| e.eval(params, it).unwrap())
@@ -129,9 +129,9 @@ fn schedules_print_like_the_paper() {
 /// order, but not simultaneously" (`T = -j` is legal, `T = i` is not).
 #[test]
 fn reduction_dependences() {
-    use polyalloc_formulation::Statement;
-    use polyalloc_sched::deps::{analyze, DepKind, DepOptions};
-    use polyalloc_sched::exec::{Body, Executor, Storage};
+    use polyalloc_program::Statement;
+    use polyalloc_program::deps::{analyze, DepKind, DepOptions};
+    use polyalloc_program::exec::{Body, Executor, Storage};
     use polyalloc_sched::schedule::{check, schedule, Problem, SchedOptions, Schedule, StmtInfo, StmtSchedule};
     let solver = MicrolpSolver;
     let mut p = Program::new("[N, M] -> { : N >= 2 and M >= 2 }").unwrap();
@@ -204,9 +204,9 @@ fn reduction_dependences() {
 /// `T = i`, which no offset aligns with `T1 = i`), and the executor confirms.
 #[test]
 fn acyclic_components_are_aligned() {
-    use polyalloc_formulation::Statement;
-    use polyalloc_sched::deps::{analyze, DepOptions};
-    use polyalloc_sched::exec::{Executor, Storage};
+    use polyalloc_program::Statement;
+    use polyalloc_program::deps::{analyze, DepOptions};
+    use polyalloc_program::exec::{Executor, Storage};
     use polyalloc_sched::schedule::{schedule, Problem, SchedOptions, StmtInfo};
     let solver = MicrolpSolver;
     let mut p = Program::new("[N] -> { : N >= 2 }").unwrap();

@@ -5,10 +5,16 @@
 
 use crate::{Example, SuiteError};
 use crate::Problem;
-use polyalloc_formulation::{AffExpr, BasicSet, ConflictForm, ConflictSet, ModularMapping, Program, Set, Space, Statement, StorageRow, Tuple};
+use polyalloc_formulation::{AffExpr, BasicSet, ConflictForm, ConflictSet, ModularMapping, Set, Space, StorageRow, Tuple};
+use polyalloc_program::{Program, ProgramError, Statement};
 
 impl Example {
     fn fmt_err(&self, field: &str) -> impl Fn(polyalloc_formulation::Error) -> SuiteError + '_ {
+        let field = field.to_string();
+        move |e| SuiteError::Field { file: self.file.clone(), field: field.clone(), message: e.to_string() }
+    }
+
+    fn prog_err(&self, field: &str) -> impl Fn(ProgramError) -> SuiteError + '_ {
         let field = field.to_string();
         move |e| SuiteError::Field { file: self.file.clone(), field: field.clone(), message: e.to_string() }
     }
@@ -25,16 +31,16 @@ impl Example {
     pub fn program_model(&self) -> Result<Option<Program>, SuiteError> {
         let Some(spec) = &self.program else { return Ok(None) };
         let ctx = self.context.clone().unwrap_or_else(|| format!("[{}] -> {{ : }}", self.params.join(", ")));
-        let mut prog = Program::new(&ctx).map_err(self.fmt_err("context"))?;
+        let mut prog = Program::new(&ctx).map_err(self.prog_err("context"))?;
         for (k, s) in spec.statements.iter().enumerate() {
             let writes: Vec<&str> = s.writes.iter().map(String::as_str).collect();
             let reads: Vec<&str> = s.reads.iter().map(String::as_str).collect();
             let st = Statement::parse(&s.domain, &s.schedule, &writes, &reads)
-                .map_err(self.fmt_err(&format!("program.statements[{k}] ({})", s.name)))?;
-            prog.add_statement(st).map_err(self.fmt_err(&format!("program.statements[{k}] ({})", s.name)))?;
+                .map_err(self.prog_err(&format!("program.statements[{k}] ({})", s.name)))?;
+            prog.add_statement(st).map_err(self.prog_err(&format!("program.statements[{k}] ({})", s.name)))?;
         }
         if let Some(lo) = &spec.live_out {
-            prog.add_live_out(lo).map_err(self.fmt_err("program.live_out"))?;
+            prog.add_live_out(lo).map_err(self.prog_err("program.live_out"))?;
         }
         Ok(Some(prog))
     }
@@ -64,7 +70,7 @@ impl Example {
             field: format!("arrays.{array}"),
             message: "neither `conflicts` nor a `program` to compute them from".into(),
         })?;
-        prog.conflict_set(array).map_err(self.fmt_err("program"))
+        prog.conflict_set(array).map_err(self.prog_err("program"))
     }
 
     /// Every instance's parameter values, in the order of `params`.

@@ -29,7 +29,7 @@ use crate::results::PaperRow;
 use polyalloc::run::Backend;
 use polyalloc::{Record, Status};
 use polyalloc_sched::example::{self, PaperSchedule, PughExample, Run};
-use polyalloc_sched::exec::Storage;
+use polyalloc_program::exec::Storage;
 use polyalloc_suite::Example;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};

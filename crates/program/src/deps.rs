@@ -14,8 +14,8 @@
 //! between updaters of that array.
 
 use crate::error::Result;
-use crate::rel::{drop_empty, place};
-use polyalloc_formulation::{Access, AffExpr, BasicSet, Map, Program, Set, Space, Tuple};
+use crate::model::{Access, Program};
+use polyalloc_formulation::{AffExpr, BasicSet, Map, Set, Space, Tuple};
 use polyalloc_ilp::Solver;
 
 /// Kind of a dependence.
@@ -136,7 +136,7 @@ fn domains_product(
             let nl = nla + b.n_local();
             let base = space.n_cols();
             let na = a.space().n_dim();
-            let pa = place(a, &space, nl, &|c| {
+            let pa = a.place_into(&space, nl, &|c| {
                 if c < 1 + np + na {
                     c
                 } else {
@@ -144,14 +144,14 @@ fn domains_product(
                 }
             })?;
             let nb = b.space().n_dim();
-            let pb = place(b, &space, nl, &|c| {
+            let pb = b.place_into(&space, nl, &|c| {
                 if c < 1 + np + nb {
                     c + ni
                 } else {
                     base + nla + (c - 1 - np - nb)
                 }
             })?;
-            out.push(crate::rel::conjoin(&pa, &pb)?);
+            out.push(pa.conjoin(&pb)?);
         }
     }
     Ok((space, out))
@@ -274,7 +274,7 @@ pub fn analyze(prog: &Program, opts: &DepOptions, solver: &dyn Solver) -> Result
                     continue;
                 }
                 let rel = access_pairs(prog, p, a, q, b, kind.orders())?;
-                let rel = drop_empty(&rel, solver, ctx)?;
+                let rel = rel.drop_empty_pieces(solver, ctx)?;
                 if rel.has_no_pieces() {
                     continue;
                 }

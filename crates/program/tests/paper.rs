@@ -1,8 +1,9 @@
 //! Conflict sets, mappings and the checker on the examples of 004 (Fig. 2, Fig. 4).
 
 use polyalloc_backend_microlp::MicrolpSolver;
-use polyalloc_formulation::checker::{check_concrete, max_live, Checker, ConcreteVerdict, SymbolicVerdict, Verdict};
-use polyalloc_formulation::{BasicSet, ConflictForm, ConflictSet, Map, ModularMapping, Polynomial, Program, Statement};
+use polyalloc_formulation::checker::{check_concrete, Checker, ConcreteVerdict, SymbolicVerdict, Verdict};
+use polyalloc_program::{max_live, Program, Statement};
+use polyalloc_formulation::{BasicSet, ConflictForm, ConflictSet, Map, ModularMapping, Polynomial};
 use std::collections::BTreeSet;
 
 fn pts(s: &Map, params: &[i64]) -> Vec<Vec<i64>> {

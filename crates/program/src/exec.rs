@@ -6,7 +6,7 @@
 //! and a storage mapping is safe on an instance iff the transformed run reads exactly
 //! the values the original run reads, and leaves the same live-out values.
 //!
-//! * The program is a [`polyalloc_formulation::Program`] (statements with domains, the
+//! * The program is a [`Program`](crate::Program) (statements with domains, the
 //!   original schedule as multi-dimensional affine time, write and read accesses with
 //!   guards, live-out cells). Each statement gets a [`Body`], a Rust closure from the
 //!   values it reads to the values it writes; [`hash_body`] is a default whose result
@@ -28,8 +28,9 @@
 //! Values are `i64`; bodies should use wrapping arithmetic.
 //!
 //! ```
-//! use polyalloc_formulation::{ModularMapping, Program, Statement};
-//! use polyalloc_sched::exec::{Executor, Storage};
+//! use polyalloc_formulation::ModularMapping;
+//! use polyalloc_program::{Program, Statement};
+//! use polyalloc_program::exec::{Executor, Storage};
 //!
 //! // 004 Fig. 2: A[t, i] = f(A[t, i - 1], A[t - 1, i]) under the schedule (t, i).
 //! let mut p = Program::new("[N] -> { : N >= 2 }")?;
@@ -56,8 +57,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::error::{Result, SchedError};
-use polyalloc_formulation::{Access, BasicSet, ModularMapping, Program, Set};
+use crate::error::{ProgramError, Result};
+use crate::model::Program;
+use polyalloc_formulation::ModularMapping;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
@@ -269,35 +271,6 @@ impl fmt::Debug for Executor {
     }
 }
 
-fn guard_holds(g: &Option<BasicSet>, params: &[i64], iter: &[i64]) -> Result<bool> {
-    let Some(g) = g else { return Ok(true) };
-    if g.n_local() == 0 {
-        let mut pt = Vec::with_capacity(1 + params.len() + iter.len());
-        pt.push(1i64);
-        pt.extend_from_slice(params);
-        pt.extend_from_slice(iter);
-        let ev = |r: &Vec<i64>| -> Result<i128> {
-            Ok(r.iter().zip(&pt).map(|(&a, &b)| a as i128 * b as i128).sum::<i128>())
-        };
-        for r in g.equalities() {
-            if ev(r)? != 0 {
-                return Ok(false);
-            }
-        }
-        for r in g.inequalities() {
-            if ev(r)? < 0 {
-                return Ok(false);
-            }
-        }
-        return Ok(true);
-    }
-    Ok(Set::from_basic(g.clone()).contains(params, iter)?)
-}
-
-fn cell_of(a: &Access, params: &[i64], iter: &[i64]) -> Result<Vec<i64>> {
-    a.index.iter().map(|e| Ok(e.eval(params, iter)?)).collect()
-}
-
 struct Memory<'s> {
     storage: &'s Storage,
     params: &'s [i64],
@@ -320,7 +293,7 @@ impl<'s> Memory<'s> {
         self.cells
             .get(&(array.to_string(), loc))
             .copied()
-            .ok_or_else(|| SchedError::Exec(format!("location of written cell {array}{cell:?} holds no value")))
+            .ok_or_else(|| ProgramError::Exec(format!("location of written cell {array}{cell:?} holds no value")))
     }
 }
 
@@ -328,7 +301,7 @@ impl Executor {
     /// A program with one body per statement (in statement order).
     pub fn new(program: Program, bodies: Vec<Body>) -> Result<Executor> {
         if bodies.len() != program.statements.len() {
-            return Err(SchedError::Input(format!(
+            return Err(ProgramError::Invalid(format!(
                 "{} bodies for {} statements",
                 bodies.len(),
                 program.statements.len()
@@ -410,7 +383,7 @@ impl Executor {
                 .collect()
         })?;
         if let Some(step) = tr.steps.iter().find(|s| s.len() > 1) {
-            return Err(SchedError::Input(format!(
+            return Err(ProgramError::Invalid(format!(
                 "the original schedule maps {} instances to one time (e.g. {}{:?})",
                 step.len(),
                 self.program.statements[step[0].0].name,
@@ -444,11 +417,11 @@ impl Executor {
                     .program
                     .statements
                     .get(*k)
-                    .ok_or_else(|| SchedError::Exec(format!("statement #{k}")))?;
+                    .ok_or_else(|| ProgramError::Exec(format!("statement #{k}")))?;
                 let mut vals = Vec::with_capacity(st.reads.len());
                 for (ri, a) in st.reads.iter().enumerate() {
-                    if guard_holds(&a.guard, params, it)? {
-                        let cell = cell_of(a, params, it)?;
+                    if a.happens_at(params, it)? {
+                        let cell = a.cell_at(params, it)?;
                         let v = mem.read(&a.array, &cell)?;
                         reads_seen.insert((*k, it.clone(), ri), v);
                         vals.push(Some(v));
@@ -463,7 +436,7 @@ impl Executor {
                 };
                 let outs = (self.bodies[*k])(&ctx, &vals);
                 if outs.len() != st.writes.len() {
-                    return Err(SchedError::Exec(format!(
+                    return Err(ProgramError::Exec(format!(
                         "the body of {} returned {} values for {} writes",
                         st.name,
                         outs.len(),
@@ -471,8 +444,8 @@ impl Executor {
                     )));
                 }
                 for (a, v) in st.writes.iter().zip(outs) {
-                    if guard_holds(&a.guard, params, it)? {
-                        pending.push((a.array.clone(), cell_of(a, params, it)?, v));
+                    if a.happens_at(params, it)? {
+                        pending.push((a.array.clone(), a.cell_at(params, it)?, v));
                     }
                 }
             }
@@ -557,7 +530,7 @@ impl Executor {
                         iter: key.1.clone(),
                         read: key.2,
                         array: a.array.clone(),
-                        cell: cell_of(a, params, &key.1)?,
+                        cell: a.cell_at(params, &key.1)?,
                         expected,
                         got,
                     });
@@ -607,7 +580,7 @@ impl Executor {
 
     /// Runs the instances ordered by multi-dimensional affine schedules, one per
     /// statement (each over its statement's domain space, as
-    /// [`polyalloc_formulation::Statement::schedule`]), with `storage`, and compares with
+    /// [`Statement::schedule`](crate::Statement::schedule)), with `storage`, and compares with
     /// the original order.
     pub fn compare_affine(
         &self,
@@ -616,7 +589,7 @@ impl Executor {
         storage: &Storage,
     ) -> Result<ExecReport> {
         if schedules.len() != self.program.statements.len() {
-            return Err(SchedError::Input(format!(
+            return Err(ProgramError::Invalid(format!(
                 "{} schedules for {} statements",
                 schedules.len(),
                 self.program.statements.len()

@@ -1,7 +1,8 @@
 //! The executor: original order versus schedules, traces and storage mappings.
 
-use polyalloc_formulation::{ModularMapping, Program, Statement};
-use polyalloc_sched::exec::{Body, Executor, Mismatch, Storage, Trace};
+use polyalloc_formulation::ModularMapping;
+use polyalloc_program::{Program, Statement};
+use polyalloc_program::exec::{Body, Executor, Mismatch, Storage, Trace};
 
 /// 002 Example 1 (Sec. 3): for l := k+1 to n { s1: B[l,l] := B[l-1,k+1]*B[k,k];
 /// for j := k+1 to n { s2: B[l,j] := B[l,j]+B[l-1,j]+B[l,j-1]+B[l,k]*B[k,j] } }.

@@ -1,6 +1,9 @@
-//! Exact integer linear algebra (used by the lattice heuristics, 001 Sec. 4.1.2 and
-//! 4.2.2): Hermite normal form, unimodular completion of a primitive vector or of a set
-//! of rows, inverse of a unimodular matrix, determinant.
+//! Exact integer linear algebra: Hermite normal form, unimodular completion of a
+//! primitive vector or of a set of rows, inverse of a unimodular matrix, determinant
+//! (the lattice heuristics, 001 Sec. 4.1.2 and 4.2.2; the occupancy-vector mappings,
+//! 000 Sec. 3.3.2; Pugh's code generation, 002 Sec. 5), and rank and orthogonal
+//! complement (a new storage hyperplane out of the span of the previous ones, 004
+//! Sec. 3.4).
 //!
 //! Everything is computed in `i128` with checked arithmetic and returned in `i64`;
 //! overflow is a [`LinAlgError::Overflow`], never a wrap.
@@ -50,15 +53,6 @@ fn narrow(m: &[Vec<i128>], what: &'static str) -> R<IMatrix> {
     m.iter().map(|r| r.iter().map(|&x| to_i64(x, what)).collect()).collect()
 }
 
-/// Greatest common divisor (non-negative).
-pub fn gcd(a: i64, b: i64) -> i64 {
-    crate::int::gcd(a, b)
-}
-
-/// gcd of all entries (0 for an all-zero vector).
-pub fn gcd_all(v: &[i64]) -> i64 {
-    v.iter().fold(0, |g, &x| gcd(g, x))
-}
 
 /// Column echelon reduction `rows . V = L` by unimodular column operations: `L` is
 /// lower echelon (row `r` has its pivot in the next free column, zero after it), with
@@ -303,6 +297,76 @@ pub fn determinant(a: &[Vec<i64>]) -> R<i64> {
     to_i64(if n == 0 { 1 } else { sign * m[n - 1][n - 1] }, W)
 }
 
+/// Row-reduces `rows` (n columns) over the rationals with integer rows; returns the
+/// reduced rows and the pivot column of each. `None` on overflow of `i128`.
+fn row_echelon(rows: &[Vec<i64>], n: usize) -> Option<(Vec<Vec<i128>>, Vec<usize>)> {
+    let mut m: Vec<Vec<i128>> = rows.iter().map(|r| r.iter().map(|&x| x as i128).collect()).collect();
+    let mut pivots = Vec::new();
+    let mut r = 0;
+    for c in 0..n {
+        let Some(p) = (r..m.len()).find(|&i| m[i][c] != 0) else { continue };
+        m.swap(r, p);
+        for i in 0..m.len() {
+            if i != r && m[i][c] != 0 {
+                let (a, b) = (m[r][c], m[i][c]);
+                let pivot_row = m[r].clone();
+                for (x, &y) in m[i].iter_mut().zip(&pivot_row) {
+                    *x = x.checked_mul(a)?.checked_sub(y.checked_mul(b)?)?;
+                }
+                let g = m[i].iter().fold(0, |g, &x| super::gcd_i128(g, x));
+                if g > 1 {
+                    m[i].iter_mut().for_each(|x| *x /= g);
+                }
+            }
+        }
+        pivots.push(c);
+        r += 1;
+        if r == m.len() {
+            break;
+        }
+    }
+    m.truncate(r);
+    Some((m, pivots))
+}
+
+/// Rank of the rows (`None` on arithmetic overflow).
+pub fn rank(rows: &[Vec<i64>], n: usize) -> Option<usize> {
+    row_echelon(rows, n).map(|(m, _)| m.len())
+}
+
+/// An integer basis (primitive rows) of `{ r in Q^n : r . h = 0 for every h in rows }`.
+/// With no rows it is the canonical basis. `None` on arithmetic overflow.
+pub fn orthogonal_complement(rows: &[Vec<i64>], n: usize) -> Option<Vec<Vec<i64>>> {
+    let (m, pivots) = row_echelon(rows, n)?;
+    let mut basis = Vec::new();
+    for f in (0..n).filter(|c| !pivots.contains(c)) {
+        // x_f = L, other free columns 0, pivot columns solved: m[k][p_k] x_p + m[k][f] L = 0.
+        let l = m.iter().fold(1i128, |acc, row| {
+            let p = row.iter().position(|&x| x != 0).map_or(1, |i| row[i]);
+            let g = super::gcd_i128(acc, p);
+            if g == 0 { acc } else { acc / g * p.abs() }
+        });
+        let mut x = vec![0i128; n];
+        x[f] = l;
+        for (k, row) in m.iter().enumerate() {
+            let p = pivots[k];
+            x[p] = -(row[f].checked_mul(l)?) / row[p];
+        }
+        let g = x.iter().fold(0, |g, &v| super::gcd_i128(g, v));
+        let v: Option<Vec<i64>> = x.iter().map(|&v| i64::try_from(v / g.max(1)).ok()).collect();
+        basis.push(v?);
+    }
+    Some(basis)
+}
+
+/// Normalises the sign of a hyperplane: the last non-zero coefficient positive (a sign
+/// change changes neither the validity nor the size of a modular mapping).
+pub fn normalise_sign(h: &mut [i64]) {
+    if h.iter().rev().find(|&&c| c != 0).is_some_and(|&c| c < 0) {
+        h.iter_mut().for_each(|c| *c = -*c);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -382,5 +446,42 @@ mod tests {
         assert_eq!(determinant(&[vec![2, 3], vec![4, 5]]).unwrap(), -2);
         assert_eq!(determinant(&[vec![0, 1], vec![1, 0]]).unwrap(), -1);
         assert_eq!(determinant(&[vec![1, 1, 0], vec![0, 1, 1], vec![1, 0, 1]]).unwrap(), 2);
+    }
+}
+
+#[cfg(test)]
+mod complement_tests {
+    use super::*;
+
+    fn dot(a: &[i64], b: &[i64]) -> i64 {
+        a.iter().zip(b).map(|(x, y)| x * y).sum()
+    }
+
+    #[test]
+    fn complement_of_nothing_is_the_canonical_basis() {
+        assert_eq!(orthogonal_complement(&[], 3).unwrap(), vec![vec![1, 0, 0], vec![0, 1, 0], vec![0, 0, 1]]);
+    }
+
+    #[test]
+    fn complement_is_orthogonal_and_completes_the_rank() {
+        let cases: Vec<Vec<Vec<i64>>> = vec![
+            vec![vec![-2, 1, 0]],
+            vec![vec![-1, 1]],
+            vec![vec![2, 4, 6], vec![1, 2, 3]],
+            vec![vec![1, -3, 0, 2], vec![0, 2, 5, 1]],
+            vec![vec![3, 5, 7], vec![2, 0, 1], vec![1, 1, 1]],
+        ];
+        for rows in cases {
+            let n = rows[0].len();
+            let c = orthogonal_complement(&rows, n).unwrap();
+            for r in &c {
+                for h in &rows {
+                    assert_eq!(dot(r, h), 0, "{r:?} . {h:?}");
+                }
+            }
+            let mut all = rows.clone();
+            all.extend(c.iter().cloned());
+            assert_eq!(rank(&all, n).unwrap(), n, "{rows:?} + {c:?}");
+        }
     }
 }

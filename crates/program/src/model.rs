@@ -1,0 +1,220 @@
+//! The program model: statements with iteration domains, multi-dimensional affine
+//! schedules, guarded affine accesses, and the array cells live after the program.
+
+use crate::error::{ProgramError, Result};
+use polyalloc_formulation::{AffExpr, BasicSet, Map, Set, Tuple};
+
+/// An affine access `S[i] -> A[f(i)]`: the array name and one affine index expression
+/// per array dimension, over the statement's space (parameters and iterators), valid on
+/// the iterations of an optional guard (`S[t, i] -> A[t, i - 1] : i >= 2` accesses only
+/// where `i >= 2`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Access {
+    /// The accessed array.
+    pub array: String,
+    /// Index expressions over the statement's domain space.
+    pub index: Vec<AffExpr>,
+    /// The iterations where the access happens (over the statement's domain space);
+    /// `None`: every iteration of the domain.
+    pub guard: Option<BasicSet>,
+}
+
+impl Access {
+    /// True when the access happens at iteration `iter` (its guard, if any, holds);
+    /// `params` and `iter` are values of the statement's domain space. The one guard
+    /// test of polyalloc: the executor, max-live and every simulation use it.
+    pub fn happens_at(&self, params: &[i64], iter: &[i64]) -> polyalloc_formulation::Result<bool> {
+        let Some(g) = &self.guard else { return Ok(true) };
+        if g.n_local() == 0 {
+            // Fast path: evaluate the rows directly (no existential variable to scan).
+            let point: Vec<i64> = std::iter::once(1).chain(params.iter().copied()).chain(iter.iter().copied()).collect();
+            let eval = |r: &Vec<i64>| -> i128 { r.iter().zip(&point).map(|(&a, &b)| a as i128 * b as i128).sum() };
+            return Ok(g.equalities().iter().all(|r| eval(r) == 0) && g.inequalities().iter().all(|r| eval(r) >= 0));
+        }
+        Set::from_basic(g.clone()).contains(params, iter)
+    }
+
+    /// The cell accessed at iteration `iter`.
+    pub fn cell_at(&self, params: &[i64], iter: &[i64]) -> polyalloc_formulation::Result<Vec<i64>> {
+        self.index.iter().map(|e| e.eval(params, iter)).collect()
+    }
+}
+
+/// A statement: its iteration domain, its multi-dimensional affine schedule and its
+/// write and read accesses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Statement {
+    /// The statement name (the domain tuple name).
+    pub name: String,
+    /// The iteration domain `[P] -> { S[i] : ... }`.
+    pub domain: Set,
+    /// The schedule `theta(i)`: one affine expression per time dimension.
+    pub schedule: Vec<AffExpr>,
+    /// Written array cells.
+    pub writes: Vec<Access>,
+    /// Read array cells.
+    pub reads: Vec<Access>,
+}
+
+/// Extracts an affine function from a single-valued relation without locals: each
+/// output dimension must be fixed by equalities with a unit coefficient.
+fn extract_function(map: &Map) -> Result<(Tuple, Vec<AffExpr>)> {
+    let sp = map.space();
+    if !sp.is_map() {
+        return Err(ProgramError::Invalid(format!("`{map}` is not a relation")));
+    }
+    let [piece] = map.pieces() else {
+        return Err(ProgramError::Invalid(format!("`{map}` must be a single affine function (one piece)")));
+    };
+    if piece.n_local() > 0 {
+        return Err(ProgramError::Invalid(format!("`{map}` must be affine (no existential variables)")));
+    }
+    let np = sp.n_param();
+    let ni = sp.n_in();
+    let no = sp.n_out();
+    let mut eqs: Vec<Vec<i64>> = piece.equalities().to_vec();
+    let mut pivots: Vec<Vec<i64>> = Vec::new();
+    for j in 0..no {
+        let col = 1 + np + ni + j;
+        let Some(pos) = eqs.iter().position(|r| r[col].abs() == 1) else {
+            return Err(ProgramError::Invalid(format!("output dimension {j} of `{map}` is not an affine function of the input")));
+        };
+        let mut r = eqs.remove(pos);
+        if r[col] < 0 {
+            r.iter_mut().for_each(|v| *v = -*v);
+        }
+        for e in eqs.iter_mut().chain(pivots.iter_mut()) {
+            if e[col] != 0 {
+                let k = e[col];
+                *e = polyalloc_formulation::int::lin_comb(1, e, -k, &r)?;
+            }
+        }
+        pivots.push(r);
+    }
+    let out: Vec<AffExpr> = pivots
+        .iter()
+        .map(|r| AffExpr { coeffs: r[..1 + np + ni].iter().map(|v| -v).collect() })
+        .collect();
+    Ok((sp.output.clone(), out))
+}
+
+impl Statement {
+    /// Builds a statement from isl text: the domain `[N] -> { S[t, i] : ... }`, the
+    /// schedule `[N] -> { S[t, i] -> [t, i] }`, and accesses `{ S[t, i] -> A[t, i - 1] }`.
+    pub fn parse(domain: &str, schedule: &str, writes: &[&str], reads: &[&str]) -> Result<Statement> {
+        let domain = Set::parse(domain)?;
+        let name = domain
+            .space()
+            .output
+            .name
+            .clone()
+            .ok_or_else(|| ProgramError::Invalid("the domain tuple needs a statement name".into()))?;
+        let dsp = domain.space().clone();
+        let conv_map = |m: &Set, text: &str| -> Result<(Tuple, Vec<AffExpr>)> {
+            let inp = m.space().input.clone().ok_or_else(|| ProgramError::Invalid(format!("`{text}` is not a relation")))?;
+            if !inp.same_shape(&dsp.output) {
+                return Err(ProgramError::Invalid(format!("`{text}` does not start from the domain `{}`", dsp.output)));
+            }
+            let (t, fs) = extract_function(m)?;
+            // Re-express over the domain space (parameters aligned by name).
+            let msp = m.space();
+            let mut out = Vec::new();
+            for f in fs {
+                let mut a = AffExpr::zero(&dsp);
+                a.coeffs[0] = f.coeffs[0];
+                for (i, p) in msp.params.iter().enumerate() {
+                    let j = dsp.param_index(p).ok_or_else(|| ProgramError::Invalid(format!("unknown parameter `{p}`")))?;
+                    a.coeffs[1 + j] = f.coeffs[1 + i];
+                }
+                for d in 0..inp.len() {
+                    a.coeffs[dsp.dim_col(d)] = f.coeffs[1 + msp.n_param() + d];
+                }
+                out.push(a);
+            }
+            Ok((t, out))
+        };
+        let (_, schedule) = conv_map(&Set::parse(schedule)?, schedule)?;
+        // An access relation may have several pieces (`S[i] -> A[i - 1] : i >= 1; S[i] ->
+        // A[i + 1]`): one access per piece, guarded by the piece's domain.
+        let acc = |texts: &[&str]| -> Result<Vec<Access>> {
+            let mut out = Vec::new();
+            for t in texts {
+                let m = Set::parse(t)?;
+                for piece in m.pieces() {
+                    let one = Set::from_pieces(m.space().clone(), vec![piece.clone()])?;
+                    let (tuple, index) = conv_map(&one, t)?;
+                    let array = tuple.name.ok_or_else(|| ProgramError::Invalid(format!("`{t}`: the array needs a name")))?;
+                    let mut g = piece.domain()?.align_params(&dsp.params)?.with_space(dsp.clone())?;
+                    g.simplify()?;
+                    let guard = if g.n_local() == 0 && g.equalities().is_empty() && g.inequalities().is_empty() {
+                        None
+                    } else {
+                        Some(g)
+                    };
+                    out.push(Access { array, index, guard });
+                }
+            }
+            Ok(out)
+        };
+        Ok(Statement { name, writes: acc(writes)?, reads: acc(reads)?, schedule, domain })
+    }
+}
+
+/// A program: parameters with their context, statements, and the array cells live after
+/// the program (live-out).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    /// Parameter names, in the order used for concrete values.
+    pub params: Vec<String>,
+    /// Constraints on the parameters (a zero-dimensional basic set).
+    pub context: BasicSet,
+    /// The statements.
+    pub statements: Vec<Statement>,
+    /// Live-out cells, one set per array (`[N] -> { A[t, i] : i = N or t = N }`).
+    pub live_out: Vec<Set>,
+}
+
+impl Program {
+    /// A program with a parameter context such as `[N] -> { : N >= 1 }`.
+    pub fn new(context: &str) -> Result<Program> {
+        let c = BasicSet::parse(context)?;
+        if c.space().n_dim() != 0 {
+            return Err(ProgramError::Invalid("the context constrains parameters only: `[N] -> { : ... }`".into()));
+        }
+        Ok(Program { params: c.space().params.clone(), context: c, statements: vec![], live_out: vec![] })
+    }
+    /// Adds a statement (its parameters must be declared in the context).
+    pub fn add_statement(&mut self, s: Statement) -> Result<()> {
+        for p in &s.domain.space().params {
+            if !self.params.contains(p) {
+                return Err(ProgramError::Invalid(format!("statement `{}` uses undeclared parameter `{p}`", s.name)));
+            }
+        }
+        self.statements.push(s);
+        Ok(())
+    }
+    /// Declares live-out cells.
+    pub fn add_live_out(&mut self, cells: &str) -> Result<()> {
+        let s = Set::parse(cells)?;
+        if s.space().output.name.is_none() || s.space().is_map() {
+            return Err(ProgramError::Invalid("live-out cells are a set of a named array".into()));
+        }
+        self.live_out.push(s);
+        Ok(())
+    }
+
+    pub fn array_dims(&self, array: &str) -> Result<usize> {
+        for s in &self.statements {
+            for a in s.writes.iter().chain(&s.reads) {
+                if a.array == array {
+                    return Ok(a.index.len());
+                }
+            }
+        }
+        Err(ProgramError::Invalid(format!("no access to array `{array}`")))
+    }
+
+    pub fn time_len(&self) -> usize {
+        self.statements.iter().map(|s| s.schedule.len()).max().unwrap_or(0)
+    }
+}
