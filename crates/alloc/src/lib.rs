@@ -26,7 +26,10 @@ pub mod width;
 
 use polyalloc_formulation::checker::Verdict;
 use polyalloc_formulation::{Checker, ModularMapping, Polynomial};
-pub use method::{details_of, Details, Execution, Input, Method, MethodError, Obligation, OnConflictSets, Outcome};
+pub use method::{
+    details_of, Details, Execution, ExecutionCheck, Input, Method, MethodError, Obligation, OnConflictSets, Order, Outcome, StorageFunction,
+    StoragePlan, TimeFunction, TraceFunction,
+};
 pub use polyalloc_suite::{Example, Problem};
 use polyalloc_ilp::{Recording, SolveError, SolveRecord, Solver};
 use std::time::{Duration, Instant};

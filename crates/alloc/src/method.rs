@@ -22,6 +22,9 @@
 
 use crate::{AllocError, Allocator, Problem};
 use polyalloc_formulation::ModularMapping;
+use polyalloc_program::exec::{Storage, Trace};
+use polyalloc_program::{Program, ProgramError};
+use std::sync::Arc;
 use polyalloc_ilp::{SolveError, Solver};
 use polyalloc_suite::{Example, SuiteError};
 use std::collections::BTreeMap;
@@ -119,13 +122,87 @@ pub struct Obligation {
     pub problem: Problem,
 }
 
-/// The program run with the method's storage: evidence for methods whose mapping lives
-/// in a transformed program that the conflict-set checker does not model (network-flow
-/// contraction, 003), or whose answer is a schedule (002). Runs of the executor at the
-/// example's instances, compared value by value with the original program.
+/// The order in which an [`ExecutionCheck`] runs the program's statement instances.
+#[derive(Clone)]
+pub enum Order {
+    /// The program's own schedules (a storage mapping checked under them).
+    Original,
+    /// A time per statement instance: `time(statement index, parameter values,
+    /// iteration)`, compared lexicographically; instances with equal times run in
+    /// parallel (they read the memory as it was before the step). Affine, rational
+    /// (scaled) and fused schedules are all of this kind.
+    Time(Arc<TimeFunction>),
+    /// The execution trace at the given parameter values (for example the rearranged
+    /// loops of 002 Sec. 5, interpreted).
+    Trace(Arc<TraceFunction>),
+}
+
+/// See [`Order::Time`].
+pub type TimeFunction = dyn Fn(usize, &[i64], &[i64]) -> Result<Vec<i64>, ProgramError> + Send + Sync;
+/// See [`Order::Trace`].
+pub type TraceFunction = dyn Fn(&[i64]) -> Result<Trace, ProgramError> + Send + Sync;
+
+impl std::fmt::Debug for Order {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Order::Original => "Original",
+            Order::Time(_) => "Time(..)",
+            Order::Trace(_) => "Trace(..)",
+        })
+    }
+}
+
+/// Where the transformed program keeps each array's cells.
+#[derive(Clone)]
+pub enum StoragePlan {
+    /// The same storage at every instance (a [`ModularMapping`] per folded array; the
+    /// other arrays keep a location per cell).
+    Fixed(Storage),
+    /// A storage computed per instance (parameter values), for mappings whose
+    /// coefficients are not integers before the parameters are known.
+    PerInstance(Arc<StorageFunction>),
+}
+
+/// See [`StoragePlan::PerInstance`].
+pub type StorageFunction = dyn Fn(&[i64]) -> Result<Storage, ProgramError> + Send + Sync;
+
+impl std::fmt::Debug for StoragePlan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoragePlan::Fixed(s) => f.debug_tuple("Fixed").field(&s.keys().collect::<Vec<_>>()).finish(),
+            StoragePlan::PerInstance(_) => f.write_str("PerInstance(..)"),
+        }
+    }
+}
+
+/// A run of the program that confirms a method's answer, performed by the facade with
+/// the one executor of polyalloc (`polyalloc_program::exec`), never by the method: the
+/// program runs in its original order with a location per cell, then in `order` with
+/// `storage`, at every instance, and every value read and every live-out value must be
+/// the same. The evidence for methods whose answer lives in a transformed program that
+/// the conflict-set checker does not model (a schedule, 002; shifted, fused and
+/// contracted loops, 003), and a second, independent confirmation for the others.
+#[derive(Clone, Debug)]
+pub struct ExecutionCheck {
+    /// What is run (`"schedule"`, `"generated loops"`, `"fused loop"`, ...).
+    pub label: String,
+    /// The program, in the one program model; its statement schedules are the original
+    /// order.
+    pub program: Program,
+    /// Arrays whose updates are reductions (their order may change, 002 Sec. 3).
+    pub reduction_arrays: Vec<String>,
+    /// The transformed order.
+    pub order: Order,
+    /// The transformed storage.
+    pub storage: StoragePlan,
+    /// Parameter values (in `program.params` order) at which to run.
+    pub instances: Vec<Vec<i64>>,
+}
+
+/// The facade's verdict on the [`ExecutionCheck`]s of an outcome.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Execution {
-    /// Instances run.
+    /// Runs performed (checks times instances).
     pub instances: usize,
     /// True when every run computed exactly the original program's values.
     pub identical: bool,
@@ -141,9 +218,10 @@ pub struct Outcome {
     pub mapping: Option<ModularMapping>,
     /// Every conflict set the mapping must be valid for; verified by the exact checker.
     pub obligations: Vec<Obligation>,
-    /// Executions of the program with the method's answer, when the method's result
-    /// is checked by running the program.
-    pub execution: Option<Execution>,
+    /// Runs of the program with the method's answer, performed and compared by the
+    /// facade with the one executor (the evidence for methods whose answer is a
+    /// schedule or a transformed program).
+    pub executions: Vec<ExecutionCheck>,
     /// The method's typed results, serialised.
     pub details: Details,
 }
@@ -248,7 +326,7 @@ impl<A: Allocator> Method for OnConflictSets<A> {
         Ok(Outcome {
             mapping: Some(mapping),
             obligations: vec![Obligation { label: "conflict set".into(), problem }],
-            execution: None,
+            executions: Vec::new(),
             details: Details::new(),
         })
     }

@@ -110,6 +110,11 @@ pub struct Record {
     /// instances); `null` when not verified.
     #[serde(default)]
     pub verification: Option<String>,
+    /// The facade's runs of the program with the method's answer, when the method asked
+    /// for any (schedules, transformed loops): what was run and that every value read
+    /// and live-out was identical to the original program's. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub execution: Option<String>,
     /// Every ILP the method solved, in order.
     #[serde(default)]
     pub ilps: Vec<IlpStat>,
@@ -176,6 +181,7 @@ impl Record {
             size_params: None,
             verified: false,
             verification: None,
+            execution: None,
             ilps: Vec::new(),
             solve_ms: 0.0,
             method_ms: 0.0,
@@ -228,6 +234,7 @@ impl Record {
                 }
                 r.verified = true;
                 r.verification = Some(v.verification.label().to_string());
+                r.execution = v.execution.as_ref().map(|e| e.summary.clone());
                 r.ilps = ilp_stats(&v.ilps);
                 r.solve_ms = r.ilps.iter().map(|s| s.ms).sum();
                 r.method_ms = ms(v.method_time);

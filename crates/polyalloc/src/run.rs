@@ -3,7 +3,9 @@
 
 use crate::error::Error;
 use crate::record::{Record, Status};
-use polyalloc_alloc::{verify, AllocError, Execution, Input, Method, MethodError, Outcome, Verification};
+use polyalloc_alloc::{verify, AllocError, Execution, ExecutionCheck, Input, Method, MethodError, Order, Outcome, StoragePlan, Verification};
+use polyalloc_program::exec::Executor;
+use polyalloc_program::ProgramError;
 use polyalloc_formulation::Polynomial;
 use polyalloc_ilp::{Model, RawSolution, RawStatus, Recording, SolveError, SolveOptions, SolveRecord, Solver};
 use polyalloc_suite::Example;
@@ -228,6 +230,9 @@ pub struct Verified {
     pub verification: Verification,
     /// Each obligation's label with its verification, in order.
     pub verified_under: Vec<(String, Verification)>,
+    /// The facade's runs of the program with the method's answer (when the outcome
+    /// asked for any), all identical to the original program.
+    pub execution: Option<Execution>,
     /// Every ILP the method solved, in order (the checker's are not included).
     pub ilps: Vec<SolveRecord>,
     pub method_time: Duration,
@@ -250,6 +255,10 @@ pub enum Failure {
     /// The program run with the method's answer computed other values.
     #[error("execution differs from the original program: {}", .0.summary)]
     ExecutionDiffers(Execution),
+    /// The executor could not run the method's order or storage (not a difference of
+    /// values: a malformed run).
+    #[error("execution `{label}`: {error}")]
+    ExecutionError { label: String, error: ProgramError },
     /// The method returned a mapping with nothing to verify it against, or no answer.
     #[error("{0}")]
     Unverifiable(String),
@@ -265,7 +274,7 @@ impl Failure {
             Failure::Method(_) => Status::Error,
             Failure::Refuted { .. } | Failure::ExecutionDiffers(_) => Status::Invalid,
             Failure::Check { error: AllocError::Solver { .. }, .. } => Status::SolverError,
-            Failure::Check { .. } => Status::Error,
+            Failure::Check { .. } | Failure::ExecutionError { .. } => Status::Error,
         }
     }
 
@@ -281,6 +290,7 @@ impl Failure {
             Failure::Check { error: AllocError::Solver { source, .. }, .. } => source.kind(),
             Failure::Check { .. } => "check",
             Failure::ExecutionDiffers(_) => "execution",
+            Failure::ExecutionError { .. } => "execution-error",
             Failure::Unverifiable(_) => "unverifiable",
         }
     }
@@ -339,11 +349,11 @@ pub fn run(input: &Input, method: &dyn Method, target: &str, backend: &Backend, 
         Err(e) => return Err(fail(Failure::Method(e), None, ilps, Duration::ZERO)),
     };
     let vstart = Instant::now();
-    let checked = verify_outcome(input, &outcome, &rec, name);
+    let checked = verify_outcome_with(input, &outcome, &rec, name);
     // The checker's models were dumped; its records are not the method's statistics.
     rec.take_records();
     let verify_time = vstart.elapsed();
-    let (verification, verified_under) = match checked {
+    let (verification, verified_under, execution) = match checked {
         Ok(v) => v,
         Err(f) => return Err(fail(f, Some(outcome), ilps, verify_time)),
     };
@@ -359,6 +369,7 @@ pub fn run(input: &Input, method: &dyn Method, target: &str, backend: &Backend, 
         size,
         verification,
         verified_under,
+        execution,
         ilps,
         method_time,
         verify_time,
@@ -366,15 +377,24 @@ pub fn run(input: &Input, method: &dyn Method, target: &str, backend: &Backend, 
 }
 
 /// Verifies a method's outcome: the mapping under every obligation with the exact
-/// checker, and the execution's verdict. Returns the overall verification and each
-/// obligation's; a refutation, a checker failure, a differing execution or an answer
-/// with nothing to verify is a [`Failure`].
+/// checker, and every execution check with the one executor. Returns the overall
+/// verification and each obligation's; a refutation, a checker failure, a differing
+/// execution or an answer with nothing to verify is a [`Failure`].
 pub fn verify_outcome(input: &Input, outcome: &Outcome, solver: &dyn Solver, method: &str) -> Result<(Verification, Vec<(String, Verification)>), Failure> {
-    match (&outcome.mapping, &outcome.execution) {
-        (Some(_), None) if outcome.obligations.is_empty() => {
+    verify_outcome_with(input, outcome, solver, method).map(|(v, under, _)| (v, under))
+}
+
+fn verify_outcome_with(
+    input: &Input,
+    outcome: &Outcome,
+    solver: &dyn Solver,
+    method: &str,
+) -> Result<(Verification, Vec<(String, Verification)>, Option<Execution>), Failure> {
+    match (&outcome.mapping, outcome.executions.is_empty()) {
+        (Some(_), true) if outcome.obligations.is_empty() => {
             return Err(Failure::Unverifiable("the method returned a mapping with no conflict set to verify it against".into()))
         }
-        (None, None) => return Err(Failure::Unverifiable("the method's answer induces no storage mapping and no execution to verify".into())),
+        (None, true) => return Err(Failure::Unverifiable("the method's answer induces no storage mapping and no execution to verify".into())),
         _ => {}
     }
     let mut verified_under = Vec::new();
@@ -387,12 +407,9 @@ pub fn verify_outcome(input: &Input, outcome: &Outcome, solver: &dyn Solver, met
             }
         }
     }
-    if let Some(ex) = &outcome.execution {
-        if !ex.identical {
-            return Err(Failure::ExecutionDiffers(ex.clone()));
-        }
-    }
-    let all_proven = outcome.execution.is_none() && verified_under.iter().all(|(_, v)| *v == Verification::Proven);
+    let execution = if outcome.executions.is_empty() { None } else { Some(execute(&outcome.executions)?) };
+    // An execution is evidence at its instances only: it never makes a result "proven".
+    let all_proven = execution.is_none() && verified_under.iter().all(|(_, v)| *v == Verification::Proven);
     let verification = if all_proven {
         Verification::Proven
     } else {
@@ -403,13 +420,50 @@ pub fn verify_outcome(input: &Input, outcome: &Outcome, solver: &dyn Solver, met
                 Verification::Proven => None,
             })
             .unwrap_or_else(|| input.example.instance_list());
-        let reason = match &outcome.execution {
-            Some(ex) => format!("executed at {} instance(s): {}", ex.instances, ex.summary),
+        let reason = match &execution {
+            Some(ex) if verified_under.is_empty() => format!("executed at {} instance(s): {}", ex.instances, ex.summary),
+            Some(ex) => format!("conflict sets checked, and executed at {} instance(s): {}", ex.instances, ex.summary),
             None => "a symbolic proof did not conclude; the conflicts were enumerated at the instances".into(),
         };
         Verification::Instances { reason, instances }
     };
-    Ok((verification, verified_under))
+    Ok((verification, verified_under, execution))
+}
+
+/// Runs every execution check with the one executor (`polyalloc_program::exec`): the
+/// original program against the transformed order and storage, at every instance. The
+/// first differing run is a [`Failure::ExecutionDiffers`]; a run that cannot proceed
+/// (a malformed order, a limit) is a [`Failure::ExecutionError`].
+pub fn execute(checks: &[ExecutionCheck]) -> Result<Execution, Failure> {
+    let mut runs = 0usize;
+    let mut labels = Vec::new();
+    for check in checks {
+        let run_error = |e: ProgramError| Failure::ExecutionError { label: check.label.clone(), error: e };
+        let exec = Executor::with_hash_bodies(check.program.clone()).with_reduction_arrays(check.reduction_arrays.clone());
+        for params in &check.instances {
+            let storage = match &check.storage {
+                StoragePlan::Fixed(s) => s.clone(),
+                StoragePlan::PerInstance(f) => f(params).map_err(run_error)?,
+            };
+            let trace = match &check.order {
+                Order::Original => exec.original_trace(params),
+                Order::Time(f) => exec.trace_by(params, &|k, it| f(k, params, it)),
+                Order::Trace(f) => f(params),
+            }
+            .map_err(run_error)?;
+            let report = exec.compare(params, &trace, &storage).map_err(run_error)?;
+            runs += 1;
+            if !report.ok() {
+                return Err(Failure::ExecutionDiffers(Execution {
+                    instances: runs,
+                    identical: false,
+                    summary: format!("{} at {params:?}: {}", check.label, report.summary()),
+                }));
+            }
+        }
+        labels.push(format!("{} ({} instances)", check.label, check.instances.len()));
+    }
+    Ok(Execution { instances: runs, identical: true, summary: format!("identical to the original program: {}", labels.join(", ")) })
 }
 
 /// [`run`] as a [`Record`] (the JSON schema of the CLI and the harness). Never fails: a

@@ -5,7 +5,7 @@
 //! `(i - t) mod (2N - 1)`.
 
 use polyalloc::{backend, load, registry, run, run_record, Failure, Input, Method, MethodError, Outcome, RunOptions, Status};
-use polyalloc_alloc::{Details, Obligation};
+use polyalloc_alloc::{Details, ExecutionCheck, Obligation, Order, StoragePlan};
 use polyalloc_formulation::{AffExpr, ModularMapping, StorageRow};
 use polyalloc_ilp::Solver;
 
@@ -36,7 +36,7 @@ impl Method for Fixed {
         let modulus = AffExpr::parse(&problem.param_space(), &self.modulus.to_string())?;
         let mapping = ModularMapping::new(&params, problem.array_tuple(), vec![StorageRow { hyperplane: vec![-1, 1], modulus: Some(modulus) }])?;
         let obligations = if self.with_obligation { vec![Obligation { label: "conflict set".into(), problem }] } else { Vec::new() };
-        Ok(Outcome { mapping: Some(mapping), obligations, execution: None, details: Details::new() })
+        Ok(Outcome { mapping: Some(mapping), obligations, executions: Vec::new(), details: Details::new() })
     }
 }
 
@@ -99,4 +99,50 @@ fn unknown_names_are_input_errors_listing_the_choices() {
     assert_eq!(e.exit_code(), polyalloc::EXIT_INPUT);
     assert!(e.to_string().contains("lattice-h2"), "{e}");
     assert!(backend("nope").is_err());
+}
+
+/// A method whose only evidence is a run of the program: the SMO mapping of 004 Sec. 3.1
+/// (`(i - t) mod (2N - 1)`) folded into the produce-consume program, or a modulus one
+/// cell too small. The facade runs the one executor; the method never does.
+struct Executed {
+    modulus_minus_2n: i64,
+}
+
+impl Method for Executed {
+    fn name(&self) -> &'static str {
+        "executed"
+    }
+    fn summary(&self) -> &'static str {
+        "a test method checked by execution only"
+    }
+    fn targets(&self, _: &Input) -> Result<Vec<String>, MethodError> {
+        Ok(vec!["A".into()])
+    }
+    fn run(&self, input: &Input, _: &str, _: &dyn Solver) -> Result<Outcome, MethodError> {
+        let program = input.example.program_model()?.expect("produce-consume has a program");
+        let text = format!("[N] -> {{ A[t, i] -> A[(i - t) mod (2N + {})] }}", self.modulus_minus_2n);
+        let mapping = ModularMapping::parse(&text)?;
+        let storage = std::collections::BTreeMap::from([("A".to_string(), mapping)]);
+        let check = ExecutionCheck {
+            label: "original order".into(),
+            program,
+            reduction_arrays: Vec::new(),
+            order: Order::Original,
+            storage: StoragePlan::Fixed(storage),
+            instances: vec![vec![3], vec![5]],
+        };
+        Ok(Outcome { mapping: None, obligations: Vec::new(), executions: vec![check], details: Details::new() })
+    }
+}
+
+#[test]
+fn executions_are_run_by_the_facade() {
+    let input = produce_consume();
+    let b = backend("microlp").expect("built-in backend");
+    let ok = run(&input, &Executed { modulus_minus_2n: -1 }, "A", &b, RunOptions::default()).expect("2N - 1 cells suffice");
+    assert_eq!(ok.execution.as_ref().map(|e| (e.instances, e.identical)), Some((2, true)));
+    assert_eq!(ok.verification.label(), "instances");
+    let err = run(&input, &Executed { modulus_minus_2n: -2 }, "A", &b, RunOptions::default()).expect_err("2N - 2 cells do not");
+    assert!(matches!(err.failure, Failure::ExecutionDiffers(_)), "{err}");
+    assert_eq!(err.failure.status(), Status::Invalid);
 }
