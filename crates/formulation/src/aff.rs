@@ -33,10 +33,6 @@ impl AffExpr {
         a.coeffs[col] = 1;
         Ok(a)
     }
-    /// Parses an affine expression such as `i - t + 2N - 1` over `space`.
-    pub fn parse(space: &Space, text: &str) -> Result<Self> {
-        crate::parse::parse_aff(space, text)
-    }
     /// The constant part.
     pub fn constant_part(&self) -> i64 {
         self.coeffs[0]
@@ -78,7 +74,7 @@ impl AffExpr {
     pub fn to_string_in(&self, space: &Space) -> String {
         let mut names: Vec<String> = space.params.clone();
         names.extend(space.dim_names());
-        crate::print::fmt_linear(&self.coeffs[1..], &names, self.coeffs[0])
+        fmt_linear(&self.coeffs[1..], &names, self.coeffs[0])
     }
 }
 
@@ -109,4 +105,44 @@ impl Constraint {
     pub fn eq0(aff: AffExpr) -> Self {
         Constraint { aff, kind: ConstraintKind::Eq }
     }
+}
+
+/// Formats `sum(coeffs[j] * names[j]) + constant`, e.g. `2N - t + 1` (`0` when empty).
+pub(crate) fn fmt_linear(coeffs: &[i64], names: &[String], constant: i64) -> String {
+    format_linear(coeffs, names, constant, "")
+}
+
+/// Formats `sum(coeffs[j] * names[j]) + constant` with `mul` between a coefficient and
+/// its name: `2N - t + 1` (`mul = ""`, isl style), `2*j - i + m` (`mul = "*"`, as the
+/// papers' code prints it). Zero terms are left out; `0` when everything is zero.
+pub fn format_linear(coeffs: &[i64], names: &[String], constant: i64, mul: &str) -> String {
+    let mut s = String::new();
+    for (c, n) in coeffs.iter().zip(names) {
+        let c = *c;
+        if c == 0 {
+            continue;
+        }
+        let a = c.unsigned_abs();
+        if s.is_empty() {
+            if c < 0 {
+                s.push('-');
+            }
+        } else {
+            s.push_str(if c < 0 { " - " } else { " + " });
+        }
+        if a != 1 {
+            s.push_str(&format!("{a}{mul}{n}"));
+        } else {
+            s.push_str(n);
+        }
+    }
+    if constant != 0 || s.is_empty() {
+        if s.is_empty() {
+            s.push_str(&constant.to_string());
+        } else {
+            s.push_str(if constant < 0 { " - " } else { " + " });
+            s.push_str(&constant.unsigned_abs().to_string());
+        }
+    }
+    s
 }

@@ -3,6 +3,7 @@
 
 use crate::aff::{AffExpr, Constraint, ConstraintKind};
 use crate::error::{ovf, Error, Result};
+use crate::fm;
 use crate::int;
 use crate::space::{Space, Tuple};
 use std::collections::HashMap;
@@ -138,15 +139,6 @@ impl BasicSet {
         Ok(b)
     }
 
-    /// Parses a single-piece set or map in isl notation; see [`crate::Set::parse`].
-    pub fn parse(text: &str) -> Result<Self> {
-        let s = crate::Set::parse(text)?;
-        match s.pieces.len() {
-            0 => Ok(BasicSet::empty(s.space)),
-            1 => Ok(s.pieces.into_iter().next().unwrap_or_else(unreachable_empty)),
-            n => Err(Error::WrongKind(format!("expected one basic set, the text has {n} disjuncts"))),
-        }
-    }
 
     /// The space.
     pub fn space(&self) -> &Space {
@@ -476,7 +468,7 @@ impl BasicSet {
             let lows: Vec<i64> = self.ineqs.iter().filter(|r| r[col] > 0).map(|r| r[col]).collect();
             let ups: Vec<i64> = self.ineqs.iter().filter(|r| r[col] < 0).map(|r| -r[col]).collect();
             if !in_eq && (lows.iter().all(|&a| a == 1) || ups.iter().all(|&a| a == 1)) {
-                crate::fm::eliminate_col(self, col)?;
+                self.eliminate_col(col)?;
                 self.n_local -= 1;
                 self.simplify()?;
                 continue;
@@ -747,6 +739,80 @@ impl BasicSet {
     }
 }
 
-fn unreachable_empty() -> BasicSet {
-    BasicSet::empty(Space::set(&[], Tuple::anonymous(&[])))
+impl BasicSet {
+    /// Rational Fourier–Motzkin projection of dimensions `first..first+n` (the rational
+    /// shadow, integer-tightened). It contains the exact integer projection
+    /// ([`BasicSet::project_out`]) and equals it when every eliminated variable has unit
+    /// coefficients on one side; redundant rows are removed afterwards.
+    pub fn fm_project_out(&self, first: usize, n: usize) -> Result<BasicSet> {
+        let mut p = self.project_out(first, n)?;
+        // Eliminate every remaining local rationally.
+        while p.n_local > 0 {
+            let col = p.n_cols() - 1;
+            p.eliminate_col(col)?;
+            p.n_local -= 1;
+        }
+        p.simplify()?;
+        p.remove_redundant()?;
+        Ok(p)
+    }
+
+    /// Removes inequalities implied by the others: a row `r >= 0` is dropped when the
+    /// other rows together with `r <= -1` have no rational point (so no integer point
+    /// violates `r`). Keeps the integer points unchanged.
+    pub fn remove_redundant(&mut self) -> Result<()> {
+        self.simplify()?;
+        if self.is_marked_empty() {
+            return Ok(());
+        }
+        let mut k = 0;
+        while k < self.ineqs.len() {
+            let mut others: Vec<Vec<i64>> = self
+                .ineqs
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != k)
+                .map(|(_, r)| r.clone())
+                .collect();
+            let mut neg: Vec<i64> = self.ineqs[k].iter().map(|v| -v).collect();
+            neg[0] = int::add(neg[0], -1)?;
+            others.push(neg);
+            if fm::rationally_empty(&self.eqs, &others)? {
+                self.ineqs.remove(k);
+            } else {
+                k += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// True when the rational relaxation is empty (then the set has no integer point).
+    /// Parameters count as variables. A `false` answer does not mean the set has an
+    /// integer point: use [`crate::Set::is_empty`] with a solver, or enumeration, for that.
+    pub fn is_rationally_empty(&self) -> Result<bool> {
+        fm::rationally_empty(&self.eqs, &self.ineqs)
+    }
+}
+
+impl BasicSet {
+    /// Eliminates column `col` from the rows of `b` (rational Fourier–Motzkin: the rational
+    /// shadow, integer-tightened by row normalisation) and removes the column. The caller
+    /// adjusts the space or local count. Equalities mentioning the column are used first.
+pub(crate) fn eliminate_col(&mut self, col: usize) -> Result<()> {
+        let (eqs, ineqs) = fm::eliminate_rows(&self.eqs, &self.ineqs, col)?;
+        self.eqs = eqs;
+        self.ineqs = ineqs;
+        BasicSet::drop_col_rows(&mut self.eqs, col);
+        BasicSet::drop_col_rows(&mut self.ineqs, col);
+        Ok(())
+    }
+}
+
+impl BasicSet {
+    /// Sound integer emptiness test without a solver (exact unit substitutions, gcd
+    /// tests, integer-tightened Fourier–Motzkin). `true` proves the set has no integer
+    /// point for any parameter value; `false` proves nothing.
+    pub fn is_obviously_empty(&self) -> Result<bool> {
+        fm::integer_quick_empty(&self.eqs, &self.ineqs)
+    }
 }

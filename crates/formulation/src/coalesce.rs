@@ -507,3 +507,12 @@ fn search(levels: &[Level], k: usize, prefix: &mut Vec<i64>, order: Order, budge
     }
     None
 }
+
+impl Set {
+    /// Exact coalescing: the same integer points for every parameter value with at most
+    /// as many pieces (empty, duplicate and contained pieces dropped, pairs whose union
+    /// is a basic set merged); see [the `coalesce` module](mod@self).
+    pub fn coalesce(&self) -> Result<Set> {
+        coalesce(self)
+    }
+}

@@ -1,8 +1,9 @@
-//! Fourier–Motzkin elimination, rational emptiness, redundancy removal, and scanning
-//! (enumeration of integer points by per-dimension bounds).
+//! Fourier–Motzkin elimination, rational emptiness and integer-tightened emptiness on
+//! constraint rows (`[constant, columns...]`). The set-level operations built on them
+//! (projection, redundancy removal, emptiness of a basic set) are in `basic`, the
+//! scanner of integer points in `scan`.
 
-use crate::basic::BasicSet;
-use crate::error::{ovf, Error, Result};
+use crate::error::{Error, Result};
 use crate::int;
 
 /// Maximum number of rows FM may produce before giving up on an elimination
@@ -10,19 +11,8 @@ use crate::int;
 pub const FM_ROW_LIMIT: usize = 20_000;
 
 /// Equality rows and inequality rows.
-type RowPair = (Vec<Vec<i64>>, Vec<Vec<i64>>);
+pub(crate) type RowPair = (Vec<Vec<i64>>, Vec<Vec<i64>>);
 
-/// Eliminates column `col` from the rows of `b` (rational Fourier–Motzkin: the rational
-/// shadow, integer-tightened by row normalisation) and removes the column. The caller
-/// adjusts the space or local count. Equalities mentioning the column are used first.
-pub(crate) fn eliminate_col(b: &mut BasicSet, col: usize) -> Result<()> {
-    let (eqs, ineqs) = eliminate_rows(&b.eqs, &b.ineqs, col)?;
-    b.eqs = eqs;
-    b.ineqs = ineqs;
-    BasicSet::drop_col_rows(&mut b.eqs, col);
-    BasicSet::drop_col_rows(&mut b.ineqs, col);
-    Ok(())
-}
 
 /// Eliminates `col` from rows (columns kept, `col` zero afterwards).
 pub(crate) fn eliminate_rows(
@@ -171,209 +161,6 @@ fn has_false(eqs: &[Vec<i64>], ineqs: &[Vec<i64>]) -> bool {
         })
 }
 
-impl BasicSet {
-    /// Rational Fourier–Motzkin projection of dimensions `first..first+n` (the rational
-    /// shadow, integer-tightened). It contains the exact integer projection
-    /// ([`BasicSet::project_out`]) and equals it when every eliminated variable has unit
-    /// coefficients on one side; redundant rows are removed afterwards.
-    pub fn fm_project_out(&self, first: usize, n: usize) -> Result<BasicSet> {
-        let mut p = self.project_out(first, n)?;
-        // Eliminate every remaining local rationally.
-        while p.n_local > 0 {
-            let col = p.n_cols() - 1;
-            eliminate_col(&mut p, col)?;
-            p.n_local -= 1;
-        }
-        p.simplify()?;
-        p.remove_redundant()?;
-        Ok(p)
-    }
-
-    /// Removes inequalities implied by the others: a row `r >= 0` is dropped when the
-    /// other rows together with `r <= -1` have no rational point (so no integer point
-    /// violates `r`). Keeps the integer points unchanged.
-    pub fn remove_redundant(&mut self) -> Result<()> {
-        self.simplify()?;
-        if self.is_marked_empty() {
-            return Ok(());
-        }
-        let mut k = 0;
-        while k < self.ineqs.len() {
-            let mut others: Vec<Vec<i64>> = self
-                .ineqs
-                .iter()
-                .enumerate()
-                .filter(|(j, _)| *j != k)
-                .map(|(_, r)| r.clone())
-                .collect();
-            let mut neg: Vec<i64> = self.ineqs[k].iter().map(|v| -v).collect();
-            neg[0] = int::add(neg[0], -1)?;
-            others.push(neg);
-            if rationally_empty(&self.eqs, &others)? {
-                self.ineqs.remove(k);
-            } else {
-                k += 1;
-            }
-        }
-        Ok(())
-    }
-
-    /// True when the rational relaxation is empty (then the set has no integer point).
-    /// Parameters count as variables. A `false` answer does not mean the set has an
-    /// integer point: use [`crate::Set::is_empty`] with a solver, or enumeration, for that.
-    pub fn is_rationally_empty(&self) -> Result<bool> {
-        rationally_empty(&self.eqs, &self.ineqs)
-    }
-}
-
-/// A scanner of the integer points of a parameter-free basic set: the projections
-/// onto the first k variables, computed once by Fourier–Motzkin, give per-variable
-/// bounds; the points come out in lexicographic order of the dimensions.
-pub(crate) struct Scanner {
-    n_dim: usize,
-    n_var: usize,
-    /// levels[k]: rows (eq, ineq) over columns [const, v0..vk] (k+2 columns).
-    levels: Vec<RowPair>,
-    names: Vec<String>,
-    /// For a set without variables: whether its constant rows hold.
-    trivial_ok: bool,
-}
-
-impl Scanner {
-    /// Builds the scanner; `b` must have no parameters.
-    pub(crate) fn new(b: &BasicSet) -> Result<Scanner> {
-        if b.space.n_param() != 0 {
-            return Err(Error::ParamValues("scanning needs parameter values (fix_params first)".into()));
-        }
-        let n_dim = b.space.n_dim();
-        let n_var = n_dim + b.n_local;
-        let mut names = b.space.dim_names();
-        names.extend((0..b.n_local).map(|k| format!("local{k}")));
-        let mut levels = vec![(vec![], vec![]); n_var];
-        let mut eqs = b.eqs.clone();
-        let mut ineqs = b.ineqs.clone();
-        for k in (0..n_var).rev() {
-            // rows currently over [const, v0..vk]
-            levels[k] = (eqs.clone(), ineqs.clone());
-            if k == 0 {
-                break;
-            }
-            let (e2, i2) = eliminate_rows(&eqs, &ineqs, k + 1)?;
-            eqs = e2;
-            ineqs = i2;
-            BasicSet::drop_col_rows(&mut eqs, k + 1);
-            BasicSet::drop_col_rows(&mut ineqs, k + 1);
-        }
-        let trivial_ok = b.eqs.iter().all(|r| r[0] == 0) && b.ineqs.iter().all(|r| r[0] >= 0);
-        Ok(Scanner { n_dim, n_var, levels, names, trivial_ok })
-    }
-
-    /// Bounds of variable k given the values of v0..v(k-1); `None` when empty.
-    fn bounds(&self, k: usize, prefix: &[i64]) -> Result<Option<(i64, i64)>> {
-        let (eqs, ineqs) = &self.levels[k];
-        let mut lo: Option<i128> = None;
-        let mut hi: Option<i128> = None;
-        let rest = |r: &Vec<i64>| -> Result<i128> {
-            let mut acc = r[0] as i128;
-            for (j, &x) in prefix.iter().enumerate() {
-                acc = acc.checked_add(r[1 + j] as i128 * x as i128).ok_or_else(|| ovf("scanning"))?;
-            }
-            Ok(acc)
-        };
-        for r in eqs {
-            let a = r[1 + k] as i128;
-            let s = rest(r)?;
-            if a == 0 {
-                if s != 0 {
-                    return Ok(None);
-                }
-                continue;
-            }
-            if s % a != 0 {
-                return Ok(None);
-            }
-            let v = -s / a;
-            lo = Some(lo.map_or(v, |l| l.max(v)));
-            hi = Some(hi.map_or(v, |h| h.min(v)));
-        }
-        for r in ineqs {
-            let a = r[1 + k] as i128;
-            let s = rest(r)?;
-            match a.signum() {
-                0 => {
-                    if s < 0 {
-                        return Ok(None);
-                    }
-                }
-                1 => {
-                    let v = int::ceil_div(-s, a);
-                    lo = Some(lo.map_or(v, |l| l.max(v)));
-                }
-                _ => {
-                    let v = int::floor_div(s, -a);
-                    hi = Some(hi.map_or(v, |h| h.min(v)));
-                }
-            }
-        }
-        match (lo, hi) {
-            (Some(l), Some(h)) => {
-                if l > h {
-                    Ok(None)
-                } else {
-                    Ok(Some((int::to_i64(l, "scanning")?, int::to_i64(h, "scanning")?)))
-                }
-            }
-            _ => Err(Error::Unbounded(self.names.get(k).cloned().unwrap_or_default())),
-        }
-    }
-
-    /// Calls `f` on every integer point (dims only, lexicographic order); `f` returns
-    /// false to stop. Returns false when stopped early.
-    pub(crate) fn for_each(&self, f: &mut dyn FnMut(&[i64]) -> Result<bool>) -> Result<bool> {
-        if self.n_var == 0 {
-            // Zero-dimensional: the only point is the empty tuple, if the constant rows hold.
-            return if self.trivial_ok { f(&[]) } else { Ok(true) };
-        }
-        let mut prefix = Vec::with_capacity(self.n_var);
-        self.rec(0, &mut prefix, f)
-    }
-
-    fn rec(&self, k: usize, prefix: &mut Vec<i64>, f: &mut dyn FnMut(&[i64]) -> Result<bool>) -> Result<bool> {
-        if k == self.n_var {
-            return f(&prefix[..self.n_dim]);
-        }
-        let Some((lo, hi)) = self.bounds(k, prefix)? else {
-            return Ok(true);
-        };
-        if k >= self.n_dim {
-            // A local: only existence matters; stop at the first completion.
-            for v in lo..=hi {
-                prefix.push(v);
-                let mut found = false;
-                let mut g = |p: &[i64]| -> Result<bool> {
-                    found = true;
-                    let _ = p;
-                    Ok(false)
-                };
-                let _ = self.rec(k + 1, prefix, &mut g)?;
-                prefix.pop();
-                if found {
-                    return f(&prefix[..self.n_dim]);
-                }
-            }
-            return Ok(true);
-        }
-        for v in lo..=hi {
-            prefix.push(v);
-            let cont = self.rec(k + 1, prefix, f)?;
-            prefix.pop();
-            if !cont {
-                return Ok(false);
-            }
-        }
-        Ok(true)
-    }
-}
 
 /// Sound integer emptiness test without a solver: equalities with a unit coefficient are
 /// substituted exactly (integer Gaussian elimination), every row is gcd-normalised
@@ -417,11 +204,3 @@ pub(crate) fn integer_quick_empty(eqs: &[Vec<i64>], ineqs: &[Vec<i64>]) -> Resul
     rationally_empty(&eqs, &ineqs)
 }
 
-impl BasicSet {
-    /// Sound integer emptiness test without a solver (exact unit substitutions, gcd
-    /// tests, integer-tightened Fourier–Motzkin). `true` proves the set has no integer
-    /// point for any parameter value; `false` proves nothing.
-    pub fn is_obviously_empty(&self) -> Result<bool> {
-        integer_quick_empty(&self.eqs, &self.ineqs)
-    }
-}

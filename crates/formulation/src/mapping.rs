@@ -282,7 +282,7 @@ fn fmt_terms_paper(coeffs: &[i64], names: &[String], constant: i64) -> (String, 
     let c2: Vec<i64> = order.iter().map(|&j| coeffs[j]).collect();
     let n2: Vec<String> = order.iter().map(|&j| names[j].clone()).collect();
     let nterms = order.len() + usize::from(constant != 0);
-    (crate::print::fmt_linear(&c2, &n2, constant), nterms)
+    (crate::aff::fmt_linear(&c2, &n2, constant), nterms)
 }
 
 impl fmt::Display for ModularMapping {

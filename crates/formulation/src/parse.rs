@@ -744,3 +744,39 @@ impl std::str::FromStr for Set {
         parse_set(s)
     }
 }
+
+impl AffExpr {
+    /// Parses an affine expression such as `i - t + 2N - 1` over `space`.
+    pub fn parse(space: &Space, text: &str) -> Result<Self> {
+        parse_aff(space, text)
+    }
+}
+
+impl Set {
+    /// Parses isl notation, e.g.
+    /// `[N] -> { A[t, i] -> A[t2, i2] : 1 <= t, i, t2, i2 <= N and t2 = t and i2 >= i + 1 }`.
+    ///
+    /// Supported: parameters, named or anonymous tuples (whose entries may be affine
+    /// expressions or repeated names, giving equalities), chained comparisons with
+    /// comma lists (`0 <= i, j < N`), `and`/`or`/parentheses, `exists e: ...` and
+    /// `exists (e1, e2 : ...)`, `true`/`false`, integer constants, `*` by constants,
+    /// implicit products (`2N`), `floor(e/k)` and `e mod k` for a constant `k > 0`,
+    /// `!=`, and `;`-separated pieces of one space.
+    pub fn parse(text: &str) -> Result<Self> {
+        parse_set(text)
+    }
+}
+
+impl BasicSet {
+    /// Parses a single-piece set or map in isl notation; see [`Set::parse`].
+    pub fn parse(text: &str) -> Result<Self> {
+        let s = Set::parse(text)?;
+        let space = s.space().clone();
+        let mut pieces = s.pieces().to_vec();
+        match pieces.len() {
+            0 => Ok(BasicSet::empty(space)),
+            1 => pieces.pop().ok_or_else(|| Error::WrongKind("expected one basic set".into())),
+            n => Err(Error::WrongKind(format!("expected one basic set, the text has {n} disjuncts"))),
+        }
+    }
+}

@@ -1,48 +1,9 @@
 //! Printing in isl notation (the parser reads it back).
 
+use crate::aff::fmt_linear;
 use crate::basic::BasicSet;
 use crate::set::Set;
 use std::fmt;
-
-/// Formats `sum(coeffs[j] * names[j]) + constant`, e.g. `2N - t + 1` (`0` when empty).
-pub(crate) fn fmt_linear(coeffs: &[i64], names: &[String], constant: i64) -> String {
-    format_linear(coeffs, names, constant, "")
-}
-
-/// Formats `sum(coeffs[j] * names[j]) + constant` with `mul` between a coefficient and
-/// its name: `2N - t + 1` (`mul = ""`, isl style), `2*j - i + m` (`mul = "*"`, as the
-/// papers' code prints it). Zero terms are left out; `0` when everything is zero.
-pub fn format_linear(coeffs: &[i64], names: &[String], constant: i64, mul: &str) -> String {
-    let mut s = String::new();
-    for (c, n) in coeffs.iter().zip(names) {
-        let c = *c;
-        if c == 0 {
-            continue;
-        }
-        let a = c.unsigned_abs();
-        if s.is_empty() {
-            if c < 0 {
-                s.push('-');
-            }
-        } else {
-            s.push_str(if c < 0 { " - " } else { " + " });
-        }
-        if a != 1 {
-            s.push_str(&format!("{a}{mul}{n}"));
-        } else {
-            s.push_str(n);
-        }
-    }
-    if constant != 0 || s.is_empty() {
-        if s.is_empty() {
-            s.push_str(&constant.to_string());
-        } else {
-            s.push_str(if constant < 0 { " - " } else { " + " });
-            s.push_str(&constant.unsigned_abs().to_string());
-        }
-    }
-    s
-}
 
 /// Splits a row `c0 + sum c_j x_j (>= or =) 0` into `lhs op rhs` with positive
 /// coefficients on both sides and the constant on the side where it is positive.

@@ -3,7 +3,7 @@
 use crate::aff::{AffExpr, Constraint};
 use crate::basic::BasicSet;
 use crate::error::{Error, Result};
-use crate::fm::Scanner;
+use crate::scan::Scanner;
 use crate::space::Space;
 use std::collections::BTreeSet;
 
@@ -42,18 +42,6 @@ impl Set {
             s.add_piece(p)?;
         }
         Ok(s)
-    }
-    /// Parses isl notation, e.g.
-    /// `[N] -> { A[t, i] -> A[t2, i2] : 1 <= t, i, t2, i2 <= N and t2 = t and i2 >= i + 1 }`.
-    ///
-    /// Supported: parameters, named or anonymous tuples (whose entries may be affine
-    /// expressions or repeated names, giving equalities), chained comparisons with
-    /// comma lists (`0 <= i, j < N`), `and`/`or`/parentheses, `exists e: ...` and
-    /// `exists (e1, e2 : ...)`, `true`/`false`, integer constants, `*` by constants,
-    /// implicit products (`2N`), `floor(e/k)` and `e mod k` for a constant `k > 0`,
-    /// `!=`, and `;`-separated pieces of one space.
-    pub fn parse(text: &str) -> Result<Self> {
-        crate::parse::parse_set(text)
     }
     /// The space.
     pub fn space(&self) -> &Space {
@@ -256,12 +244,6 @@ impl Set {
             }
         }
         Ok(out)
-    }
-    /// Exact coalescing: the same integer points for every parameter value with at most
-    /// as many pieces (empty, duplicate and contained pieces dropped, pairs whose union
-    /// is a basic set merged); see [the `coalesce` module](mod@crate::coalesce).
-    pub fn coalesce(&self) -> Result<Set> {
-        crate::coalesce::coalesce(self)
     }
     /// Views a relation as a set over the tuple `name[x, y]`.
     pub fn wrap(&self, name: Option<String>) -> Set {

@@ -1,8 +1,18 @@
 //! Linear expressions with exact integer coefficients.
 
-use crate::model::VarId;
 use std::collections::BTreeMap;
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
+
+/// Handle of a variable in a [`Model`](crate::Model) (its index in creation order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct VarId(pub(crate) usize);
+
+impl VarId {
+    /// Index of the variable in creation order; solution vectors are indexed by it.
+    pub fn index(self) -> usize {
+        self.0
+    }
+}
 
 /// A linear expression `sum(c_j * x_j) + constant` with `i64` coefficients.
 ///

@@ -50,9 +50,9 @@ mod record;
 mod registry;
 mod solve;
 
-pub use expr::LinExpr;
+pub use expr::{LinExpr, VarId};
 pub use lex::{LexSolution, LexSolve};
-pub use model::{Cmp, ConstrId, Constraint, Model, ModelError, Sense, VarId, VarKind, Variable};
+pub use model::{Cmp, ConstrId, Constraint, Model, ModelError, Sense, VarKind, Variable};
 pub use record::{Recording, SolveRecord};
 pub use registry::{Registry, RegistryError, SolverFactory, UnknownBackend};
 pub use solve::{

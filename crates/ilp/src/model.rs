@@ -1,18 +1,7 @@
 //! The backend-neutral model: variables, constraints, objective.
 
-use crate::expr::LinExpr;
+use crate::expr::{LinExpr, VarId};
 use std::fmt;
-
-/// Handle of a variable in a [`Model`] (its index in creation order).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct VarId(pub(crate) usize);
-
-impl VarId {
-    /// Index of the variable in creation order; solution vectors are indexed by it.
-    pub fn index(self) -> usize {
-        self.0
-    }
-}
 
 /// Handle of a constraint in a [`Model`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -261,11 +250,5 @@ impl Model {
     /// True when some variable is integer or binary.
     pub fn has_integer_vars(&self) -> bool {
         self.vars.iter().any(|v| v.kind.is_integral())
-    }
-
-    /// Checks a point (indexed by variable) against bounds, integrality and constraints,
-    /// exactly where the data allows it (see [`crate::verify`]).
-    pub fn check_point(&self, point: &[f64]) -> Result<(), crate::Violation> {
-        crate::solve::check_point(self, point).map(|_| ())
     }
 }

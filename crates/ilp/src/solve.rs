@@ -1,6 +1,7 @@
 //! The [`Solver`] trait, options, statuses and the exact check of every answer.
 
-use crate::model::{Cmp, Model, VarId};
+use crate::expr::VarId;
+use crate::model::{Cmp, Model};
 use std::fmt;
 use std::num::NonZeroUsize;
 use std::time::{Duration, Instant};
@@ -435,4 +436,12 @@ pub fn verify(model: &Model, raw: RawSolution, backend: &str) -> Result<Solution
         backend: backend.to_string(),
         elapsed: Duration::ZERO,
     })
+}
+
+impl Model {
+    /// Checks a point (indexed by variable) against bounds, integrality and constraints,
+    /// exactly where the data allows it (see [`crate::verify`]).
+    pub fn check_point(&self, point: &[f64]) -> Result<(), Violation> {
+        check_point(self, point).map(|_| ())
+    }
 }

@@ -1,4 +1,4 @@
-//! Method `best`: runs every other applicable method of the [`registry`](crate::registry)
+//! Method `best`: runs every other applicable method of the registry
 //! on a target, verifies each answer exactly as [`run`](crate::run()) does, and returns
 //! the smallest verified mapping at the input's size point (the instance asked for, by
 //! default the example's largest), naming the method that found it. Every candidate,
@@ -15,8 +15,22 @@ use polyalloc_ilp::Solver;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The method.
-pub struct Best;
+/// The method. It runs the methods its `others` function lists (the registry's, when
+/// registered there): `best` itself does not know the registry, the registry knows it.
+pub struct Best {
+    others: fn() -> Vec<&'static dyn Method>,
+}
+
+impl Best {
+    /// `best` over the methods `others` returns (each must not itself run other methods).
+    pub fn new(others: fn() -> Vec<&'static dyn Method>) -> Best {
+        Best { others }
+    }
+
+    fn others(&self) -> impl Iterator<Item = &'static dyn Method> {
+        (self.others)().into_iter().filter(|m| !m.runs_other_methods())
+    }
+}
 
 /// The registry name.
 pub const NAME: &str = "best";
@@ -46,10 +60,6 @@ pub struct BestDetails {
     pub candidates: Vec<Candidate>,
 }
 
-fn others() -> impl Iterator<Item = &'static dyn Method> {
-    crate::registry().all().filter(|m| !m.runs_other_methods())
-}
-
 impl Method for Best {
     fn name(&self) -> &'static str {
         NAME
@@ -62,7 +72,7 @@ impl Method for Best {
     }
     fn targets(&self, input: &Input) -> Result<Vec<String>, MethodError> {
         let mut targets: Vec<String> = Vec::new();
-        for m in others() {
+        for m in self.others() {
             for t in m.targets(input).unwrap_or_default() {
                 if !targets.contains(&t) {
                     targets.push(t);
@@ -78,7 +88,7 @@ impl Method for Best {
         let point = input.size_point();
         let mut candidates = Vec::new();
         let mut best: Option<(i128, usize, Outcome)> = None;
-        for m in others() {
+        for m in self.others() {
             if !m.targets(input).unwrap_or_default().iter().any(|t| t == target) {
                 continue;
             }

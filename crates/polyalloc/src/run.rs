@@ -2,7 +2,7 @@
 //! single place where a method is run, its answer verified, and its outcome recorded.
 
 use crate::error::Error;
-use crate::record::{Record, Status};
+use crate::record::{ms, one_line, IlpStat, Record, Status};
 use polyalloc_alloc::{verify, AllocError, Execution, ExecutionCheck, Input, Method, MethodError, Order, Outcome, StoragePlan, Verification};
 use polyalloc_program::exec::Executor;
 use polyalloc_program::ProgramError;
@@ -483,5 +483,69 @@ pub fn exit_code(records: &[Record]) -> i32 {
         crate::EXIT_INPUT
     } else {
         crate::EXIT_OK
+    }
+}
+
+impl Record {
+    /// The record of a run: its mapping, verification, statistics and details, or its
+    /// failure with the status, kind and message.
+    pub fn from_run(example: &str, run: &Result<Verified, RunError>, size_params: Option<&BTreeMap<String, i64>>) -> Record {
+        let ilp_stats = |ilps: &[SolveRecord]| -> Vec<IlpStat> {
+            ilps.iter()
+                .map(|s| IlpStat {
+                    model: s.model.clone(),
+                    num_vars: s.num_vars,
+                    num_integer_vars: s.num_integer_vars,
+                    num_constraints: s.num_constraints,
+                    ms: ms(s.elapsed),
+                    outcome: s.outcome.clone(),
+                })
+                .collect()
+        };
+        match run {
+            Ok(v) => {
+                let mut r = Record::empty(example, &v.target, &v.method, &v.backend);
+                r.status = Status::Ok;
+                if let Some(m) = &v.outcome.mapping {
+                    r.set_mapping(m, v.size.as_ref(), size_params);
+                }
+                r.verified = true;
+                r.verification = Some(v.verification.label().to_string());
+                r.execution = v.execution.as_ref().map(|e| e.summary.clone());
+                r.ilps = ilp_stats(&v.ilps);
+                r.solve_ms = r.ilps.iter().map(|s| s.ms).sum();
+                r.method_ms = ms(v.method_time);
+                r.verify_ms = ms(v.verify_time);
+                r.details = v.outcome.details.clone();
+                if v.verified_under.len() > 1 {
+                    let under: Vec<serde_json::Value> = v
+                        .verified_under
+                        .iter()
+                        .map(|(label, ver)| serde_json::json!({"schedule": label, "verification": ver.label()}))
+                        .collect();
+                    r.details.insert("verified_under".into(), serde_json::Value::Array(under));
+                }
+                r
+            }
+            Err(e) => {
+                let mut r = Record::empty(example, &e.target, &e.method, &e.backend);
+                r.status = e.failure.status();
+                r.error_kind = Some(e.failure.kind().to_string());
+                r.error = Some(one_line(&e.failure.to_string()));
+                if let Some(o) = &e.outcome {
+                    if let Some(m) = &o.mapping {
+                        // The refuted or unverifiable mapping is shown for diagnosis, with
+                        // `verified: false`; it is never a result.
+                        r.set_mapping(m, None, None);
+                    }
+                    r.details = o.details.clone();
+                }
+                r.ilps = ilp_stats(&e.ilps);
+                r.solve_ms = r.ilps.iter().map(|s| s.ms).sum();
+                r.method_ms = ms(e.method_time);
+                r.verify_ms = ms(e.verify_time);
+                r
+            }
+        }
     }
 }

@@ -1,0 +1,157 @@
+//! Enumeration of the integer points of a parameter-free basic set by per-dimension
+//! bounds (the projections onto the first k variables, by Fourier–Motzkin).
+
+use crate::basic::BasicSet;
+use crate::error::{ovf, Error, Result};
+use crate::fm::{self, RowPair};
+use crate::int;
+
+/// A scanner of the integer points of a parameter-free basic set: the projections
+/// onto the first k variables, computed once by Fourier–Motzkin, give per-variable
+/// bounds; the points come out in lexicographic order of the dimensions.
+pub(crate) struct Scanner {
+    n_dim: usize,
+    n_var: usize,
+    /// levels[k]: rows (eq, ineq) over columns [const, v0..vk] (k+2 columns).
+    levels: Vec<RowPair>,
+    names: Vec<String>,
+    /// For a set without variables: whether its constant rows hold.
+    trivial_ok: bool,
+}
+
+impl Scanner {
+    /// Builds the scanner; `b` must have no parameters.
+    pub(crate) fn new(b: &BasicSet) -> Result<Scanner> {
+        if b.space.n_param() != 0 {
+            return Err(Error::ParamValues("scanning needs parameter values (fix_params first)".into()));
+        }
+        let n_dim = b.space.n_dim();
+        let n_var = n_dim + b.n_local;
+        let mut names = b.space.dim_names();
+        names.extend((0..b.n_local).map(|k| format!("local{k}")));
+        let mut levels = vec![(vec![], vec![]); n_var];
+        let mut eqs = b.eqs.clone();
+        let mut ineqs = b.ineqs.clone();
+        for k in (0..n_var).rev() {
+            // rows currently over [const, v0..vk]
+            levels[k] = (eqs.clone(), ineqs.clone());
+            if k == 0 {
+                break;
+            }
+            let (e2, i2) = fm::eliminate_rows(&eqs, &ineqs, k + 1)?;
+            eqs = e2;
+            ineqs = i2;
+            BasicSet::drop_col_rows(&mut eqs, k + 1);
+            BasicSet::drop_col_rows(&mut ineqs, k + 1);
+        }
+        let trivial_ok = b.eqs.iter().all(|r| r[0] == 0) && b.ineqs.iter().all(|r| r[0] >= 0);
+        Ok(Scanner { n_dim, n_var, levels, names, trivial_ok })
+    }
+
+    /// Bounds of variable k given the values of v0..v(k-1); `None` when empty.
+    fn bounds(&self, k: usize, prefix: &[i64]) -> Result<Option<(i64, i64)>> {
+        let (eqs, ineqs) = &self.levels[k];
+        let mut lo: Option<i128> = None;
+        let mut hi: Option<i128> = None;
+        let rest = |r: &Vec<i64>| -> Result<i128> {
+            let mut acc = r[0] as i128;
+            for (j, &x) in prefix.iter().enumerate() {
+                acc = acc.checked_add(r[1 + j] as i128 * x as i128).ok_or_else(|| ovf("scanning"))?;
+            }
+            Ok(acc)
+        };
+        for r in eqs {
+            let a = r[1 + k] as i128;
+            let s = rest(r)?;
+            if a == 0 {
+                if s != 0 {
+                    return Ok(None);
+                }
+                continue;
+            }
+            if s % a != 0 {
+                return Ok(None);
+            }
+            let v = -s / a;
+            lo = Some(lo.map_or(v, |l| l.max(v)));
+            hi = Some(hi.map_or(v, |h| h.min(v)));
+        }
+        for r in ineqs {
+            let a = r[1 + k] as i128;
+            let s = rest(r)?;
+            match a.signum() {
+                0 => {
+                    if s < 0 {
+                        return Ok(None);
+                    }
+                }
+                1 => {
+                    let v = int::ceil_div(-s, a);
+                    lo = Some(lo.map_or(v, |l| l.max(v)));
+                }
+                _ => {
+                    let v = int::floor_div(s, -a);
+                    hi = Some(hi.map_or(v, |h| h.min(v)));
+                }
+            }
+        }
+        match (lo, hi) {
+            (Some(l), Some(h)) => {
+                if l > h {
+                    Ok(None)
+                } else {
+                    Ok(Some((int::to_i64(l, "scanning")?, int::to_i64(h, "scanning")?)))
+                }
+            }
+            _ => Err(Error::Unbounded(self.names.get(k).cloned().unwrap_or_default())),
+        }
+    }
+
+    /// Calls `f` on every integer point (dims only, lexicographic order); `f` returns
+    /// false to stop. Returns false when stopped early.
+    pub(crate) fn for_each(&self, f: &mut dyn FnMut(&[i64]) -> Result<bool>) -> Result<bool> {
+        if self.n_var == 0 {
+            // Zero-dimensional: the only point is the empty tuple, if the constant rows hold.
+            return if self.trivial_ok { f(&[]) } else { Ok(true) };
+        }
+        let mut prefix = Vec::with_capacity(self.n_var);
+        self.rec(0, &mut prefix, f)
+    }
+
+    fn rec(&self, k: usize, prefix: &mut Vec<i64>, f: &mut dyn FnMut(&[i64]) -> Result<bool>) -> Result<bool> {
+        if k == self.n_var {
+            return f(&prefix[..self.n_dim]);
+        }
+        let Some((lo, hi)) = self.bounds(k, prefix)? else {
+            return Ok(true);
+        };
+        if k >= self.n_dim {
+            // A local: only existence matters; stop at the first completion.
+            for v in lo..=hi {
+                prefix.push(v);
+                let mut found = false;
+                let mut g = |p: &[i64]| -> Result<bool> {
+                    found = true;
+                    let _ = p;
+                    Ok(false)
+                };
+                let _ = self.rec(k + 1, prefix, &mut g)?;
+                prefix.pop();
+                if found {
+                    return f(&prefix[..self.n_dim]);
+                }
+            }
+            return Ok(true);
+        }
+        for v in lo..=hi {
+            prefix.push(v);
+            let cont = self.rec(k + 1, prefix, f)?;
+            prefix.pop();
+            if !cont {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
