@@ -23,6 +23,7 @@ use polyalloc_suite::Example;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 use std::path::PathBuf;
+use rayon::prelude::*;
 use std::time::Duration;
 
 /// Options of a reproduce run.
@@ -117,6 +118,56 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
         pb.set_length(total as u64);
     }
     let selected_methods: BTreeSet<&str> = methods.iter().map(|m| m.name()).collect();
+    // Every (example, method, target, backend) run, in the order of the results file.
+    // They run in parallel on every core (rayon; each run is independent, an example's
+    // conflict sets are computed once and shared through its `Input`), and are
+    // collected back in this order, so the output does not depend on the scheduling.
+    struct Job<'a> {
+        example: usize,
+        method: &'a dyn Method,
+        target: &'a str,
+        backend: usize,
+    }
+    let mut jobs = Vec::new();
+    for (k, plan) in plans.iter().enumerate() {
+        for (m, targets) in plan {
+            for t in targets {
+                for b in 0..backends.len() {
+                    jobs.push(Job { example: k, method: *m, target: t, backend: b });
+                }
+            }
+        }
+    }
+    let done: Vec<Result<Record, String>> = jobs
+        .par_iter()
+        .map(|j| {
+            let (ex, input, b) = (&examples[j.example], &inputs[j.example], &backends[j.backend]);
+            if let Some(pb) = progress {
+                pb.set_message(format!("{} {} {}", ex.id, j.target, j.method.name()));
+            }
+            // A conflict set that cannot be built is a skipped array, not a failure of
+            // each method.
+            let r = match j.method.as_allocator().map(|_| input.problem(j.target)) {
+                Some(Err(e)) => Err(format!("{} array {}: {}", ex.id, j.target, one_line(&e.to_string()))),
+                _ => {
+                    let size_params = run::largest_instance(ex);
+                    let ro = run::RunOptions { size_params: size_params.as_ref(), dump_lp: None, time_limit: opts.time_limit };
+                    Ok(run::run_record(input, j.method, j.target, b, ro))
+                }
+            };
+            if let Some(pb) = progress {
+                pb.inc(1);
+            }
+            r
+        })
+        .collect();
+    for r in done {
+        match r {
+            Ok(rec) => out.records.push(rec),
+            Err(why) if !out.skipped.contains(&why) => out.skipped.push(why),
+            Err(_) => {}
+        }
+    }
     for ((ex, input), plan) in examples.iter().zip(&inputs).zip(&plans) {
         if run::is_metadata_only(ex) {
             out.skipped.push(format!("{}: metadata only", ex.id));
@@ -125,35 +176,6 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
         let extra_applies = extras.iter().any(|m| m.applies(ex) && m.names().iter().any(|n| extra_selected.contains(n)));
         if plan.is_empty() && !extra_applies && !methods.is_empty() {
             out.skipped.push(format!("{}: no selected method applies", ex.id));
-        }
-        let size_params = run::largest_instance(ex);
-        for (m, targets) in plan {
-            for t in targets {
-                if let Some(pb) = progress {
-                    pb.set_message(format!("{} {t} {}", ex.id, m.name()));
-                }
-                // A conflict set that cannot be built is a skipped array, not a failure
-                // of each method.
-                if m.as_allocator().is_some() {
-                    if let Err(e) = input.problem(t) {
-                        let why = format!("{} array {t}: {}", ex.id, one_line(&e.to_string()));
-                        if !out.skipped.contains(&why) {
-                            out.skipped.push(why);
-                        }
-                        if let Some(pb) = progress {
-                            pb.inc(backends.len() as u64);
-                        }
-                        continue;
-                    }
-                }
-                for b in &backends {
-                    let ro = run::RunOptions { size_params: size_params.as_ref(), dump_lp: None, time_limit: opts.time_limit };
-                    out.records.push(run::run_record(input, *m, t, b, ro));
-                    if let Some(pb) = progress {
-                        pb.inc(1);
-                    }
-                }
-            }
         }
         out.paper.extend(paper_rows(ex, input, &out.records, &selected_methods, &backends, opts.time_limit));
         for pm in crate::extra::paper_modules() {
