@@ -46,6 +46,7 @@
 pub mod best;
 pub mod check;
 mod error;
+pub mod limit;
 pub mod record;
 mod registry;
 pub mod run;

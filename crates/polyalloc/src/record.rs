@@ -101,6 +101,16 @@ pub struct Record {
     /// in `cargo xtask reproduce`).
     #[serde(default)]
     pub size_params: Option<BTreeMap<String, i64>>,
+    /// Max-live of the array at `size_params` (or the example's largest instance): the
+    /// largest number of values live at one time, a lower bound on `size_at` of every
+    /// valid mapping (see `polyalloc::limit`). Absent when the target is not an array
+    /// or max-live is unknown (`max_live_source` then says why).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_live: Option<u64>,
+    /// How `max_live` was computed (`simulation` of the program, `clique` of the conflict
+    /// graph), or `unknown: <why>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_live_source: Option<String>,
     /// True when the exact checker accepted the mapping.
     pub verified: bool,
     /// `proven` (for every parameter value of the context) or `instances` (the symbolic
@@ -177,6 +187,8 @@ impl Record {
             size: None,
             size_at: None,
             size_params: None,
+            max_live: None,
+            max_live_source: None,
             verified: false,
             verification: None,
             execution: None,

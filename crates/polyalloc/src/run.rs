@@ -468,8 +468,24 @@ pub fn execute(checks: &[ExecutionCheck]) -> Result<Execution, Failure> {
 
 /// [`run`] as a [`Record`] (the JSON schema of the CLI and the harness). Never fails: a
 /// failure is a record with a non-`ok` status, its kind and the message.
+///
+/// Records of an array (not of a method's named run) carry max-live at the size point
+/// ([`crate::limit`]), the limit every mapping of the array is measured against.
 pub fn run_record(input: &Input, method: &dyn Method, target: &str, backend: &Backend, opts: RunOptions<'_>) -> Record {
-    Record::from_run(&input.example.id, &run(input, method, target, backend, opts), opts.size_params)
+    let mut r = Record::from_run(&input.example.id, &run(input, method, target, backend, opts), opts.size_params);
+    if input.example.arrays.contains_key(target) {
+        match crate::limit::max_live(input, target, opts.size_params) {
+            Ok(m) => {
+                r.max_live = Some(m.value);
+                r.max_live_source = Some(match m.source {
+                    crate::limit::MaxLiveSource::Simulation => "simulation".into(),
+                    crate::limit::MaxLiveSource::Clique => "clique".into(),
+                });
+            }
+            Err(why) => r.max_live_source = Some(format!("unknown: {why}")),
+        }
+    }
+    r
 }
 
 /// The exit code of a set of records: 3 if a mapping was refuted, else 2 if a solver

@@ -146,3 +146,29 @@ fn executions_are_run_by_the_facade() {
     assert!(matches!(err.failure, Failure::ExecutionDiffers(_)), "{err}");
     assert_eq!(err.failure.status(), Status::Invalid);
 }
+
+#[test]
+fn records_carry_max_live_the_lower_bound_of_every_mapping() {
+    let b = backend("microlp").expect("built-in backend");
+    // 004 Sec. 3.1: on produce-consume 2N - 1 values are live at once, and SMO reaches it.
+    let input = produce_consume();
+    let at = input.example.instances.last().cloned().expect("instances");
+    let n = at["N"];
+    let smo = registry().get("smo").expect("registered");
+    let r = run_record(&input, smo, "A", &b, RunOptions { size_params: Some(&at), ..RunOptions::default() });
+    assert_eq!(r.max_live, Some((2 * n - 1) as u64));
+    assert_eq!(r.max_live_source.as_deref(), Some("simulation"));
+    assert_eq!(r.size_at, Some((2 * n - 1) as i128));
+    // A file with only a conflict set (001 Fig. 7, reverse L): the largest clique of the
+    // conflict graph, never above the size of a verified mapping.
+    let input = load(&polyalloc::suite_dir().join("lattice-reverse-l.json")).expect("bench-suite file");
+    let at = input.example.instances.first().cloned().expect("instances");
+    for m in ["lefe", "smo", "lattice"] {
+        let method = registry().get(m).expect("registered");
+        let r = run_record(&input, method, "A", &b, RunOptions { size_params: Some(&at), ..RunOptions::default() });
+        assert_eq!(r.status, Status::Ok, "{m}: {:?}", r.error);
+        assert_eq!(r.max_live_source.as_deref(), Some("clique"), "{m}");
+        let (live, size) = (r.max_live.expect("max-live"), r.size_at.expect("size"));
+        assert!(live >= 1 && live as i128 <= size, "{m}: max-live {live} above the size {size} of a verified mapping");
+    }
+}
