@@ -12,28 +12,34 @@ use std::collections::{BTreeMap, HashMap};
 pub struct LiveReport {
     /// The array.
     pub array: String,
-    /// Maximum number of cells simultaneously live (lower bound of any valid mapping).
+    /// Maximum number of values simultaneously live (lower bound of any valid mapping).
     pub max_live: usize,
     /// A logical time at which it is reached (after the writes of that time).
     pub at_time: Vec<i64>,
-    /// Number of cells written.
+    /// Number of distinct cells written.
     pub cells_written: usize,
+    /// Number of values written (more than `cells_written` when cells are overwritten).
+    pub values_written: usize,
 }
 
-
 /// Simulates the schedule of `program` for the parameter values `params` (in
-/// `program.params` order) and reports, per written array, the maximum number of cells
-/// live at once. At each logical time `T`, reads happen before writes; after the writes
-/// of `T` a cell counts when it was written at or before `T` and is read after `T` or is
-/// live-out, and every cell written at `T` counts. Those cells pairwise conflict, so no
-/// valid mapping of the array has fewer cells. Each cell must be written at most once.
+/// `program.params` order) and reports, per written array, the maximum number of
+/// *values* live at once (value-based: every write creates a value; a cell written
+/// several times holds several values one after the other). The conventions are those
+/// of the conflict sets: at each logical time `T`, reads happen before writes, so a read
+/// at `T` reads the value written strictly before `T` and a value whose last read is at
+/// `T` frees its cell for a write at `T`; after the writes of `T` a value counts when it
+/// was written at or before `T` and is read after `T`, or is the last value of a
+/// live-out cell, and every value written at `T` counts. Those values pairwise conflict,
+/// so no valid mapping of the array has fewer cells. Two writes of one cell at the same
+/// time are an error (the program's result would depend on their order).
 pub fn max_live(program: &Program, params: &[i64]) -> Result<Vec<LiveReport>> {
     if params.len() != program.params.len() {
         return Err(ProgramError::Invalid(format!("{} values for parameters {:?}", params.len(), program.params)));
     }
     let d = program.statements.iter().map(|s| s.schedule.len()).max().unwrap_or(0);
-    // array -> cell -> (write time, last read time)
-    type Cells = HashMap<Vec<i64>, (Vec<i64>, Option<Vec<i64>>)>;
+    // array -> cell -> write times; reads as (array, cell, time).
+    type Cells = HashMap<Vec<i64>, Vec<Vec<i64>>>;
     let mut writes: BTreeMap<String, Cells> = BTreeMap::new();
     let mut reads: Vec<(String, Vec<i64>, Vec<i64>)> = Vec::new();
     for s in &program.statements {
@@ -44,51 +50,58 @@ pub fn max_live(program: &Program, params: &[i64]) -> Result<Vec<LiveReport>> {
             .map(|p| program.params.iter().position(|q| q == p).ok_or_else(|| ProgramError::Invalid(format!("unknown parameter `{p}`"))))
             .collect::<Result<_>>()?;
         let sparams: Vec<i64> = pos.iter().map(|&i| params[i]).collect();
-        let mut err: Option<ProgramError> = None;
         s.domain.clone().for_each_point(&sparams, &mut |it| -> FResult<bool> {
             let mut t: Vec<i64> = s.schedule.iter().map(|a| a.eval(&sparams, it)).collect::<FResult<_>>()?;
             t.resize(d, 0);
             for w in &s.writes {
-                if !w.happens_at(&sparams, it)? {
-                    continue;
-                }
-                let cell = w.cell_at(&sparams, it)?;
-                let e = writes.entry(w.array.clone()).or_default();
-                if e.insert(cell.clone(), (t.clone(), None)).is_some() {
-                    err = Some(ProgramError::Invalid(format!(
-                        "cell {}{cell:?} is written more than once (not single-assignment)",
-                        w.array
-                    )));
-                    return Ok(false);
+                if w.happens_at(&sparams, it)? {
+                    writes.entry(w.array.clone()).or_default().entry(w.cell_at(&sparams, it)?).or_default().push(t.clone());
                 }
             }
             for r in &s.reads {
-                if !r.happens_at(&sparams, it)? {
-                    continue;
+                if r.happens_at(&sparams, it)? {
+                    reads.push((r.array.clone(), r.cell_at(&sparams, it)?, t.clone()));
                 }
-                let cell = r.cell_at(&sparams, it)?;
-                reads.push((r.array.clone(), cell, t.clone()));
             }
             Ok(true)
         })?;
-        if let Some(e) = err {
-            return Err(e);
+    }
+    // Per cell: its values in write order, each with the time of its last read.
+    type Values = HashMap<Vec<i64>, Vec<(Vec<i64>, Option<Vec<i64>>)>>;
+    let mut values: BTreeMap<String, Values> = BTreeMap::new();
+    for (array, cells) in writes {
+        let mut per = Values::new();
+        for (cell, mut times) in cells {
+            times.sort();
+            if let Some(w) = times.windows(2).find(|w| w[0] == w[1]) {
+                return Err(ProgramError::Invalid(format!(
+                    "cell {array}{cell:?} is written twice at time {:?}: the value it holds after that time is not defined",
+                    w[0]
+                )));
+            }
+            per.insert(cell, times.into_iter().map(|t| (t, None)).collect());
         }
+        values.insert(array, per);
     }
     for (a, cell, t) in reads {
-        if let Some(c) = writes.get_mut(&a).and_then(|m| m.get_mut(&cell)) {
-            if t > c.0 && c.1.as_ref().is_none_or(|l| t > *l) {
-                c.1 = Some(t);
-            }
+        let Some(vals) = values.get_mut(&a).and_then(|m| m.get_mut(&cell)) else { continue };
+        // The value read at `t` is the last one written strictly before `t`.
+        let k = vals.partition_point(|(w, _)| *w < t);
+        if k == 0 {
+            continue; // read before the first write: the cell's input value
+        }
+        let v = &mut vals[k - 1];
+        if v.1.as_ref().is_none_or(|l| t > *l) {
+            v.1 = Some(t);
         }
     }
     let mut out = Vec::new();
-    for (array, cells) in writes {
-        let lo_sets: Vec<&Set> =
-            program.live_out.iter().filter(|s| s.space().output.name.as_deref() == Some(array.as_str())).collect();
+    for (array, cells) in values {
+        let lo_sets: Vec<&Set> = program.live_out.iter().filter(|s| s.space().output.name.as_deref() == Some(array.as_str())).collect();
         // Events per time: (frees, writes, dead-after).
         let mut ev: BTreeMap<Vec<i64>, (usize, usize, usize)> = BTreeMap::new();
-        for (cell, (w, last)) in &cells {
+        let mut n_values = 0;
+        for (cell, vals) in &cells {
             let mut live_out = false;
             for s in &lo_sets {
                 let pos: Vec<usize> = s
@@ -103,11 +116,15 @@ pub fn max_live(program: &Program, params: &[i64]) -> Result<Vec<LiveReport>> {
                     break;
                 }
             }
-            ev.entry(w.clone()).or_default().1 += 1;
-            if !live_out {
-                match last {
-                    Some(l) => ev.entry(l.clone()).or_default().0 += 1,
-                    None => ev.entry(w.clone()).or_default().2 += 1,
+            for (k, (w, last)) in vals.iter().enumerate() {
+                n_values += 1;
+                ev.entry(w.clone()).or_default().1 += 1;
+                let final_live_out = live_out && k + 1 == vals.len();
+                if !final_live_out {
+                    match last {
+                        Some(l) => ev.entry(l.clone()).or_default().0 += 1,
+                        None => ev.entry(w.clone()).or_default().2 += 1,
+                    }
                 }
             }
         }
@@ -121,7 +138,7 @@ pub fn max_live(program: &Program, params: &[i64]) -> Result<Vec<LiveReport>> {
             }
             cur -= dead.min(cur);
         }
-        out.push(LiveReport { array, max_live: best, at_time: at, cells_written: cells.len() });
+        out.push(LiveReport { array, max_live: best, at_time: at, cells_written: cells.len(), values_written: n_values });
     }
     Ok(out)
 }

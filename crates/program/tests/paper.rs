@@ -250,3 +250,27 @@ fn guarded_reads_restrict_lifetimes() {
     assert!(s.reads.iter().all(|r| r.guard.is_some()));
     assert!(s.writes[0].guard.is_none());
 }
+
+/// Value-based max-live on an in-place update (every cell overwritten at each step t):
+/// `for t, i: A[i] = f(A[i - 1], A[i])`. After the write of S[t, i] the new values of
+/// A[1..i] and the previous step's values of A[i+1..N] are all still to be read: N
+/// values, although the program writes every cell T times.
+#[test]
+fn max_live_counts_values_not_cells() {
+    let mut p = Program::new("[N, T] -> { : N >= 2 and T >= 2 }").unwrap();
+    p.add_statement(
+        Statement::parse(
+            "[N, T] -> { S[t, i] : 1 <= t <= T and 1 <= i <= N }",
+            "[N, T] -> { S[t, i] -> [t, i] }",
+            &["[N, T] -> { S[t, i] -> A[i] }"],
+            &["[N, T] -> { S[t, i] -> A[i - 1] : i >= 2 }", "[N, T] -> { S[t, i] -> A[i] }"],
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    for (n, t) in [(5, 3), (7, 2), (4, 6)] {
+        let r = max_live(&p, &[n, t]).unwrap();
+        assert_eq!(r[0].max_live as i64, n, "N = {n}, T = {t}");
+        assert_eq!((r[0].cells_written as i64, r[0].values_written as i64), (n, n * t));
+    }
+}
