@@ -1,21 +1,37 @@
 //! Paper 002 (Pugh, "Uniform Techniques for Loop Optimization") reproduced on the
 //! bench-suite files `pugh-*.json`: dependence relations from the accesses (Sec. 3,
 //! Tables 2-4), the schedules and trial sequences of Sec. 4 and Appendices 4-5, the
-//! rearranged loops of Sec. 5 and the appendices, and the executor's confirmation that
-//! the rearranged code computes what the original computes, at every instance.
+//! rearranged loops of Sec. 5 and the appendices, and the method `schedule` through the
+//! front door (`polyalloc::run`), whose executions confirm that the schedule and the
+//! rearranged code compute what the original computes, at every instance.
 
+use polyalloc::{registry, Failure, RunOptions};
+use polyalloc_alloc::{ExecutionCheck, Input, Order, StoragePlan};
 use polyalloc_formulation::Map;
+use polyalloc_program::exec::{Executor, Instance, Storage, Trace};
+use polyalloc_program::ProgramError;
 use polyalloc_sched::example::{reproduce, PughExample};
-use polyalloc_program::exec::{Instance, Storage, Trace};
-use polyalloc_sched::schedule::{self, Schedule};
+use polyalloc_sched::schedule::{self, Problem, Schedule};
+use polyalloc_sched::ScheduleDetails;
 use polyalloc_suite::Example;
 use polyalloc_tests::backends;
 use std::collections::BTreeSet;
+use std::sync::Arc;
+
+const IDS: [&str; 4] = ["pugh-example1", "pugh-example2", "pugh-smoothing", "pugh-givens-qr"];
+
+fn example(id: &str) -> Example {
+    let path = polyalloc_suite::default_dir().join(format!("{id}.json"));
+    Example::load(&path).unwrap_or_else(|e| panic!("{id}: {e}"))
+}
 
 fn load(id: &str) -> PughExample {
-    let path = polyalloc_suite::default_dir().join(format!("{id}.json"));
-    let ex = Example::load(&path).unwrap_or_else(|e| panic!("{id}: {e}"));
-    PughExample::from_example(&ex).unwrap_or_else(|e| panic!("{id}: {e}"))
+    PughExample::from_example(&example(id)).unwrap_or_else(|e| panic!("{id}: {e}"))
+}
+
+/// The paper's dependence table over the program's statements.
+fn table(pe: &PughExample) -> Problem {
+    pe.table_problem().unwrap().expect("the file gives the paper's table")
 }
 
 type Pair = (String, Vec<i64>, String, Vec<i64>);
@@ -30,9 +46,9 @@ fn pairs_of<'a>(
         let ni = rel.space().n_in();
         for p in rel.enumerate(params, 200_000).unwrap() {
             out.insert((
-                pe.problem.statements[s].name.clone(),
+                pe.program.statements[s].name.clone(),
                 p[..ni].to_vec(),
-                pe.problem.statements[t].name.clone(),
+                pe.program.statements[t].name.clone(),
                 p[ni..].to_vec(),
             ));
         }
@@ -60,8 +76,9 @@ fn p(s: &str, x: &[i64], t: &str, y: &[i64]) -> Pair {
 fn dependence_analysis_against_tables_2_to_4() {
     for solver in backends() {
         let solver = solver.as_ref();
-        for id in ["pugh-example1", "pugh-example2", "pugh-smoothing", "pugh-givens-qr"] {
+        for id in IDS {
             let pe = load(id);
+            let table = table(&pe);
             let computed = pe.computed_dependences(solver).unwrap();
             for params in pe.instances.iter().take(2) {
                 let ord = |b: bool| {
@@ -75,7 +92,7 @@ fn dependence_analysis_against_tables_2_to_4() {
                     );
                     let t = pairs_of(
                         &pe,
-                        pe.problem
+                        table
                             .deps
                             .iter()
                             .filter(|d| d.kind.orders() == b)
@@ -142,7 +159,7 @@ fn transitive_self_dependences_of_example2() {
     for solver in backends() {
         for st in 0..2 {
             let (m, exact) =
-                schedule::transitive_self_dependences(&pe.problem, st, &pe.options(false), solver.as_ref()).unwrap();
+                schedule::transitive_self_dependences(&table(&pe), st, &pe.options(false), solver.as_ref()).unwrap();
             assert!(exact);
             let dd = polyalloc_sched::rel::distances(&m).unwrap();
             // (At the smallest instance, n = 5 and m = 6, the chains do not fit.)
@@ -163,10 +180,10 @@ fn transitive_self_dependences_of_example2() {
 #[test]
 fn paper_schedules_get_their_verdicts() {
     for solver in backends() {
-        for id in ["pugh-example1", "pugh-example2", "pugh-smoothing", "pugh-givens-qr"] {
+        for id in IDS {
             let pe = load(id);
             for e in &pe.entries {
-                let bad = schedule::check(&pe.problem, &e.schedule, e.respect_broadcast, solver.as_ref()).unwrap();
+                let bad = schedule::check(&table(&pe), &e.schedule, e.respect_broadcast, solver.as_ref()).unwrap();
                 assert_eq!(bad.is_empty(), e.expect_valid, "{id} {}: violated {bad:?}", e.location);
             }
         }
@@ -181,7 +198,7 @@ fn paper_schedules_get_their_verdicts() {
 #[test]
 fn schedules_and_trials_reproduce_the_paper() {
     for solver in backends() {
-        for id in ["pugh-example1", "pugh-example2", "pugh-smoothing", "pugh-givens-qr"] {
+        for id in IDS {
             let pe = load(id);
             let runs = reproduce(&pe, solver.as_ref()).unwrap();
             for run in &runs {
@@ -233,11 +250,8 @@ fn schedules_and_trials_reproduce_the_paper() {
                 );
                 // Sec. 3 then Sec. 4: from the dependences computed from the accesses, the
                 // same schedule.
-                assert_eq!(
-                    run.from_accesses.as_ref(),
-                    Some(&run.texts),
-                    "{id}: schedule from the accesses"
-                );
+                assert!(run.from_table, "{id}");
+                assert_eq!(run.from_accesses, run.texts, "{id}: schedule from the accesses");
             }
             assert_eq!(runs.len(), if id == "pugh-givens-qr" { 2 } else { 1 });
         }
@@ -343,18 +357,15 @@ fn normalized(t: &Trace) -> Vec<Vec<Instance>> {
 }
 
 /// Sec. 5 and Appendices 4-5: the rearranged loops execute exactly the instances of the
-/// paper's generated code, step by step, at every instance; the executor confirms that
-/// both the schedule order and the loops compute what the original computes, and that
-/// the paper's own code does too.
+/// paper's generated code, step by step, at every instance, and the paper's own code
+/// computes what the original computes.
 #[test]
-fn rearranged_loops_match_the_papers_code_and_are_confirmed() {
+fn rearranged_loops_match_the_papers_code() {
     let solver = &backends()[0];
-    for id in ["pugh-example1", "pugh-example2", "pugh-smoothing", "pugh-givens-qr"] {
+    for id in IDS {
         let pe = load(id);
-        let exec = pe.executor().unwrap();
+        let exec = Executor::with_hash_bodies(pe.program.clone());
         for run in reproduce(&pe, solver.as_ref()).unwrap() {
-            assert!(run.confirmed(), "{id}: {:?}", run.confirmations);
-            assert_eq!(run.confirmations.len(), 2 * pe.instances.len());
             for q in &pe.instances {
                 let ours = run.code.trace(q).unwrap();
                 let paper = paper_code(id, run.respect_broadcast, q);
@@ -364,6 +375,71 @@ fn rearranged_loops_match_the_papers_code_and_are_confirmed() {
             }
         }
     }
+}
+
+/// The method `schedule` through the front door, on every backend: its targets are the
+/// scheduling runs (Givens QR, Appendix 5: broadcasts respected, then ignored); the
+/// facade runs the program under the schedule found and under the generated loops at
+/// every instance of the file, and both compute the original values; the typed details
+/// carry the paper's final schedule (Example 1: T1 = i + k + 1/2, T2 = i + j; Example 2:
+/// T1 = j + 3/2, T2 = j; smoothing: 2k + i + j; Givens QR: 3c - r - 1/2 and
+/// 2c - r + k, or 2c - r - 1/2 and 2c - r) and its trials.
+#[test]
+fn schedule_method_through_the_front_door() {
+    let method = registry().get("schedule").expect("registered");
+    assert!(method.as_allocator().is_none());
+    let backends = polyalloc::run::backends("all").unwrap();
+    for id in IDS {
+        let pe = load(id);
+        let input = Input::new(example(id));
+        let targets = method.targets(&input).unwrap();
+        let want: Vec<&str> = if id == "pugh-givens-qr" { vec!["broadcasts-respected", "-"] } else { vec!["-"] };
+        assert_eq!(targets, want, "{id}");
+        for b in &backends {
+            for t in &targets {
+                let v = polyalloc::run(&input, method, t, b, RunOptions::default())
+                    .unwrap_or_else(|e| panic!("{id} {t} on {}: {e}", b.name));
+                assert!(v.outcome.mapping.is_none() && v.outcome.obligations.is_empty());
+                let labels: Vec<&str> = v.outcome.executions.iter().map(|c| c.label.as_str()).collect();
+                assert_eq!(labels, ["schedule", "generated loops"], "{id}");
+                let ex = v.execution.as_ref().expect("executed by the facade");
+                assert!(ex.identical, "{id} {t}: {}", ex.summary);
+                assert_eq!(ex.instances, 2 * pe.instances.len(), "{id} {t}: {}", ex.summary);
+                assert_eq!(v.verification.label(), "instances");
+                let d = ScheduleDetails::from_details(&v.outcome.details).unwrap();
+                assert_eq!(d.respect_broadcast, t == "broadcasts-respected");
+                assert_eq!(d.dependences, "table");
+                let finals: Vec<_> = pe
+                    .entries
+                    .iter()
+                    .filter(|e| {
+                        e.role == "final"
+                            && e.respect_broadcast == d.respect_broadcast
+                            && e.variant.as_deref().is_none_or(|v| !v.contains("late"))
+                    })
+                    .collect();
+                assert_eq!(finals.len(), 1, "{id}");
+                assert!(d.schedule.same_as(&finals[0].schedule), "{id} {t}: {:?}", d.schedules);
+                assert_eq!(d.schedules_from_accesses, d.schedules, "{id} {t}");
+                for e in pe.entries.iter().filter(|e| e.role == "trial" && e.respect_broadcast == d.respect_broadcast) {
+                    let stmt = &e.statements[0];
+                    let cand: Vec<i64> = e.schedule.get(stmt).unwrap().coeffs.iter().map(|c| c / e.schedule.scale).collect();
+                    let trial = d.trials.iter().find(|x| &x.statement == stmt && x.coeffs == cand);
+                    assert_eq!(trial.map(|x| x.ok), Some(e.expect_valid), "{id}: {}", e.location);
+                }
+                // The same as a record, with the facade's execution summary.
+                let r = polyalloc::run_record(&input, method, t, b, RunOptions::default());
+                assert_eq!(r.status, polyalloc::Status::Ok, "{id} {t}: {:?}", r.error);
+                assert!(r.verified && r.execution.is_some() && r.mapping.is_none());
+            }
+        }
+        // A name that is not one of its runs is not applicable.
+        let err = polyalloc::run(&input, method, "A", &backends[0], RunOptions::default()).unwrap_err();
+        assert_eq!(err.failure.status(), polyalloc::Status::NotApplicable);
+    }
+    // Not applicable without a `pugh` section.
+    let input = Input::new(example("smo-produce-consume"));
+    assert!(matches!(method.targets(&input), Err(polyalloc::MethodError::NotApplicable(_))));
 }
 
 /// Appendix 4: the smoothing time loop runs from 6 to 2p + n + m - 2.
@@ -380,18 +456,28 @@ fn smoothing_time_range() {
     }
 }
 
-/// The paper's failing trials are caught by the executor too (smoothing, Appendix 4:
-/// `T = k`, `T = j`, `T = i + j` run as parallel steps change the values read).
+/// The paper's failing trials are caught by the facade's executions too (smoothing,
+/// Appendix 4: `T = k`, `T = j`, `T = i + j` run as parallel steps change the values
+/// read), run exactly as the method `schedule` asks for its own schedule.
 #[test]
 fn executor_rejects_the_failing_trials() {
     let pe = load("pugh-smoothing");
-    let exec = pe.executor().unwrap();
-    let q = &pe.instances[1];
     for e in pe.entries.iter().filter(|e| e.role == "trial") {
-        let s: &Schedule = &e.schedule;
-        let rep = exec
-            .compare_schedule(q, &|_, it| Ok(vec![s.time("s1", q, it)?]), &Storage::new())
-            .unwrap();
-        assert_eq!(rep.ok(), e.expect_valid, "{}", e.location);
+        let s: Schedule = e.schedule.clone();
+        let check = ExecutionCheck {
+            label: e.location.clone(),
+            program: pe.program.clone(),
+            reduction_arrays: pe.reduction_arrays.clone(),
+            order: Order::Time(Arc::new(move |_: usize, q: &[i64], it: &[i64]| -> Result<Vec<i64>, ProgramError> {
+                Ok(vec![s.time("s1", q, it)?])
+            })),
+            storage: StoragePlan::Fixed(Storage::new()),
+            instances: pe.instances[1..2].to_vec(),
+        };
+        match polyalloc::run::execute(&[check]) {
+            Ok(ex) => assert!(e.expect_valid && ex.identical, "{}", e.location),
+            Err(Failure::ExecutionDiffers(ex)) => assert!(!e.expect_valid && !ex.identical, "{}", e.location),
+            Err(f) => panic!("{}: {f}", e.location),
+        }
     }
 }

@@ -6,7 +6,8 @@
 //! own kind of answer:
 //!
 //! * occupancy vectors (000): the `ov` section; records `ov`, `aov`, `uov`;
-//! * affine schedules (002): the `pugh` section; records `schedule`;
+//! * affine schedules (002): the `pugh` section; method `schedule`, registered in
+//!   `polyalloc::registry()`; its paper rows are a [`PaperModule`] (`extra/sched.rs`);
 //! * loop shifting, fusion and contraction by network flow (003): the `flow` section;
 //!   records `flow`.
 //!
@@ -69,14 +70,13 @@ pub trait PaperModule {
 
 /// Every paper module, in paper order.
 pub fn paper_modules() -> Vec<Box<dyn PaperModule>> {
-    vec![]
+    vec![Box::new(sched::Sched)]
 }
 
 /// Every method of this kind, in paper order.
 pub fn registry() -> Vec<Box<dyn ExampleMethod>> {
     vec![
         Box::new(ov::OvMethod),
-        Box::new(sched::Schedule),
         Box::new(flow::Flow),
     ]
 }

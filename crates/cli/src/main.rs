@@ -227,6 +227,14 @@ fn print_record(r: &Record) {
         println!();
         return;
     }
+    if r.mapping.is_none() {
+        // An answer that is not a storage mapping (a schedule, 002): what the facade ran.
+        println!("  {:<13} none (the answer is in the record's details: --json)", "mapping");
+        println!("  {:<13} yes, {}", "verified", r.execution.as_deref().unwrap_or("-"));
+        print_ilps(r);
+        println!();
+        return;
+    }
     println!("  {:<13} {}", "mapping", r.mapping.as_deref().unwrap_or("-"));
     let at = match (&r.size_at, &r.size_params) {
         (Some(v), Some(p)) => format!("   (= {v} at {})", fmt_params(p)),

@@ -214,11 +214,30 @@ fn unknown_backend_method_array_params() {
 
 #[test]
 fn metadata_only_and_no_array_files_are_input_errors() {
-    for id in ["flow-ll14", "pugh-example1"] {
-        let out = run(&["allocate", &suite_file(id)]);
-        assert_eq!(out.status.code(), Some(1), "{id}");
-        assert!(text(&out.stderr).contains(id), "{}", text(&out.stderr));
-    }
+    let out = run(&["allocate", &suite_file("flow-ll14")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("flow-ll14"), "{}", text(&out.stderr));
+    // A file without arrays whose method section applies runs that method (002: `schedule`).
+    let out = run(&["allocate", &suite_file("pugh-example1"), "--method", "lefe"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("pugh-example1"), "{}", text(&out.stderr));
+}
+
+/// 002 Sec. 4 Example 1 from the command line: the schedule `T1 = i + k + 1/2`,
+/// `T2 = i + j`, confirmed by running the program under it and under the generated loops.
+#[test]
+fn schedule_runs_from_the_cli() {
+    let out = run(&["allocate", "pugh-example1", "--method", "schedule", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let r: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert_eq!(r["status"], "ok");
+    assert_eq!(r["array"], "-");
+    assert_eq!(r["details"]["schedules"]["s1"], "i + k + 1/2");
+    assert_eq!(r["details"]["schedules"]["s2"], "i + j");
+    assert!(r["execution"].as_str().unwrap().contains("generated loops"), "{r}");
+    let out = run(&["allocate", "pugh-example1", "--method", "schedule"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("pugh-example1 / - / schedule"), "{}", text(&out.stdout));
 }
 
 #[test]

@@ -15,6 +15,10 @@ pub enum SchedError {
     /// An ILP model could not be built.
     #[error("model: {0}")]
     Model(#[from] polyalloc_ilp::ModelError),
+    /// The example lacks the input of the method: no `pugh` section, or no program
+    /// (`pugh.execution`) in it.
+    #[error("{0}")]
+    NoInput(String),
     /// Bad input: which object or field, and what was expected.
     #[error("input: {0}")]
     Input(String),
@@ -24,16 +28,13 @@ pub enum SchedError {
     /// No schedule was found within the search bounds.
     #[error("no schedule: {0}")]
     NoSchedule(String),
-    /// The executor could not run the program (not a mismatch: a malformed run).
-    #[error("executor: {0}")]
-    Exec(String),
     /// Code generation does not support this case.
     #[error("code generation: {0}")]
     Codegen(String),
     /// Exact integer arithmetic overflowed.
     #[error("integer overflow while {0}")]
     Overflow(String),
-    /// The program model, its dependence analysis or the executor failed.
+    /// The program model or its dependence analysis failed.
     #[error(transparent)]
     Program(#[from] polyalloc_program::ProgramError),
 }

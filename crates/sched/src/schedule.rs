@@ -56,9 +56,13 @@ use crate::rel;
 use polyalloc_formulation::farkas::{nonneg_on, FarkasOptions, ParamForm};
 use polyalloc_formulation::{BasicSet, Map, Set};
 use polyalloc_ilp::{Cmp, LexSolve, LinExpr, Model, SolveError, SolveOptions, Solver, VarId};
+use polyalloc_program::Program;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 
-/// A statement to schedule.
+/// A statement as the scheduler sees it: the name and iteration domain of a statement
+/// of the program ([`polyalloc_program::Statement`]), nothing else. Built only by
+/// [`Problem::from_program`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StmtInfo {
     /// Name (the domain tuple name).
@@ -74,28 +78,39 @@ impl StmtInfo {
     }
 }
 
-/// The scheduling problem: statements, parameter context and dependences.
+/// The scheduling problem: a view of one program of the one program model
+/// ([`polyalloc_program::Program`]) for the scheduler's integer programs: its
+/// parameters, context and statements (name and domain, in program order, so statement
+/// indices are the program's), with the dependences to respect (computed from the
+/// program by [`polyalloc_program::deps::analyze`], or a paper's table given over the
+/// same statements). Built by [`Problem::from_program`]; the program itself (accesses,
+/// original order) stays with the caller.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
-    /// Parameter names (symbolic constants).
+    /// Parameter names (symbolic constants), the program's.
     pub params: Vec<String>,
-    /// Constraints on the parameters.
+    /// Constraints on the parameters, the program's context.
     pub context: BasicSet,
-    /// The statements.
+    /// The program's statements (name and domain).
     pub statements: Vec<StmtInfo>,
     /// The dependences (relations already intersected with both domains).
     pub deps: Vec<Dependence>,
 }
 
 impl Problem {
-    /// Builds a problem; each dependence relation is intersected with its statements'
-    /// domains (Pugh's tables give ranges that are implicitly so).
-    pub fn new(
-        params: Vec<String>,
-        context: BasicSet,
-        statements: Vec<StmtInfo>,
-        deps: Vec<Dependence>,
-    ) -> Result<Problem> {
+    /// The view of `program` with dependences `deps` (their `source`/`target` are
+    /// statement indices of `program`); each dependence relation is intersected with
+    /// its statements' domains (Pugh's tables give ranges that are implicitly so).
+    pub fn from_program(program: &Program, deps: Vec<Dependence>) -> Result<Problem> {
+        let statements = program
+            .statements
+            .iter()
+            .map(|s| StmtInfo { name: s.name.clone(), domain: s.domain.clone() })
+            .collect();
+        Problem::new(program.params.clone(), program.context.clone(), statements, deps)
+    }
+
+    fn new(params: Vec<String>, context: BasicSet, statements: Vec<StmtInfo>, deps: Vec<Dependence>) -> Result<Problem> {
         let mut out = Vec::new();
         for d in deps {
             let (Some(p), Some(q)) = (statements.get(d.source), statements.get(d.target)) else {
@@ -122,7 +137,7 @@ impl Problem {
 
 /// One statement's schedule in scaled time: `T'(x) = coeffs·x + param_coeffs·P +
 /// offset`, the schedule being `T = T' / scale`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StmtSchedule {
     /// Statement name.
     pub name: String,
@@ -135,7 +150,7 @@ pub struct StmtSchedule {
 }
 
 /// A schedule for (some of) the statements of a problem.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Schedule {
     /// Parameter names.
     pub params: Vec<String>,

@@ -2,18 +2,20 @@
 //! execute every instance exactly once, at its scheduled time step.
 
 use polyalloc_backend_microlp::MicrolpSolver;
-use polyalloc_formulation::{BasicSet, Set};
+use polyalloc_formulation::Set;
+use polyalloc_program::{Program, Statement};
 use polyalloc_sched::codegen::{generate, Rounding};
-use polyalloc_sched::schedule::{Problem, Schedule, StmtInfo, StmtSchedule};
+use polyalloc_sched::schedule::{Problem, Schedule, StmtSchedule};
 use std::collections::{BTreeMap, BTreeSet};
 
 fn one_statement(domain: &str, coeffs: &[i64], params: &[&str], ctx: &str) -> (Problem, Schedule) {
     let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
-    let st = StmtInfo {
-        name: "S".into(),
-        domain: Set::parse(domain).unwrap(),
-    };
-    let pb = Problem::new(params.clone(), BasicSet::parse(ctx).unwrap(), vec![st], vec![]).unwrap();
+    // A program of one statement without accesses, run in its loop order.
+    let dims = Set::parse(domain).unwrap().space().output.dims.join(", ");
+    let original = format!("[{}] -> {{ S[{dims}] -> [{dims}] }}", params.join(", "));
+    let mut program = Program::new(ctx).unwrap();
+    program.add_statement(Statement::parse(domain, &original, &[], &[]).unwrap()).unwrap();
+    let pb = Problem::from_program(&program, vec![]).unwrap();
     let sc = Schedule {
         params: params.clone(),
         scale: 1,

@@ -66,7 +66,7 @@ fn dependence_analysis_equals_brute_force() {
     let solver = MicrolpSolver;
     for id in ["pugh-example1", "pugh-example2", "pugh-smoothing", "pugh-givens-qr"] {
         let pe = load(id);
-        let prog = pe.program.clone().unwrap();
+        let prog = pe.program.clone();
         let deps = pe.computed_dependences(&solver).unwrap();
         for params in pe.instances.iter().take(2) {
             let (ord, bc) = brute_force(&prog, params, &pe.broadcast_arrays);
@@ -132,7 +132,7 @@ fn reduction_dependences() {
     use polyalloc_program::Statement;
     use polyalloc_program::deps::{analyze, DepKind, DepOptions};
     use polyalloc_program::exec::{Body, Executor, Storage};
-    use polyalloc_sched::schedule::{check, schedule, Problem, SchedOptions, Schedule, StmtInfo, StmtSchedule};
+    use polyalloc_sched::schedule::{check, schedule, Problem, SchedOptions, Schedule, StmtSchedule};
     let solver = MicrolpSolver;
     let mut p = Program::new("[N, M] -> { : N >= 2 and M >= 2 }").unwrap();
     p.add_statement(
@@ -156,10 +156,6 @@ fn reduction_dependences() {
             offset: 0,
         }],
     };
-    let info = vec![StmtInfo {
-        name: "s".into(),
-        domain: p.statements[0].domain.clone(),
-    }];
     for reduction in [false, true] {
         let opts = DepOptions {
             broadcast_arrays: vec![],
@@ -167,7 +163,7 @@ fn reduction_dependences() {
         };
         let deps = analyze(&p, &opts, &solver).unwrap();
         assert_eq!(deps.iter().all(|d| d.kind == DepKind::Reduction), reduction);
-        let pb = Problem::new(params.clone(), p.context.clone(), info.clone(), deps).unwrap();
+        let pb = Problem::from_program(&p, deps).unwrap();
         assert_eq!(
             check(&pb, &sched([0, -1]), false, &solver).unwrap().is_empty(),
             reduction,
@@ -207,7 +203,7 @@ fn acyclic_components_are_aligned() {
     use polyalloc_program::Statement;
     use polyalloc_program::deps::{analyze, DepOptions};
     use polyalloc_program::exec::{Executor, Storage};
-    use polyalloc_sched::schedule::{schedule, Problem, SchedOptions, StmtInfo};
+    use polyalloc_sched::schedule::{schedule, Problem, SchedOptions};
     let solver = MicrolpSolver;
     let mut p = Program::new("[N] -> { : N >= 2 }").unwrap();
     p.add_statement(
@@ -231,15 +227,7 @@ fn acyclic_components_are_aligned() {
     )
     .unwrap();
     let deps = analyze(&p, &DepOptions::default(), &solver).unwrap();
-    let info: Vec<StmtInfo> = p
-        .statements
-        .iter()
-        .map(|s| StmtInfo {
-            name: s.name.clone(),
-            domain: s.domain.clone(),
-        })
-        .collect();
-    let pb = Problem::new(p.params.clone(), p.context.clone(), info.clone(), deps).unwrap();
+    let pb = Problem::from_program(&p, deps).unwrap();
     let out = schedule(&pb, &SchedOptions::default(), &solver).unwrap();
     assert_eq!(out.seeds, vec!["s1".to_string()]);
     let ex = Executor::with_hash_bodies(p);
@@ -248,7 +236,7 @@ fn acyclic_components_are_aligned() {
         let rep = ex
             .compare_schedule(
                 &q,
-                &|k, it| Ok(vec![out.schedule.time(&info[k].name, &q, it)?]),
+                &|k, it| Ok(vec![out.schedule.time(&pb.statements[k].name, &q, it)?]),
                 &Storage::new(),
             )
             .unwrap();
