@@ -69,13 +69,12 @@ pub trait PaperModule {
 
 /// Every paper module, in paper order.
 pub fn paper_modules() -> Vec<Box<dyn PaperModule>> {
-    vec![]
+    vec![Box::new(ov::OvPaper)]
 }
 
 /// Every method of this kind, in paper order.
 pub fn registry() -> Vec<Box<dyn ExampleMethod>> {
     vec![
-        Box::new(ov::OvMethod),
         Box::new(sched::Schedule),
         Box::new(flow::Flow),
     ]
