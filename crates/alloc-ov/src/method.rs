@@ -165,11 +165,15 @@ pub struct OvDetails {
     pub strict_moduli: Vec<String>,
     /// The linearised schedule constraints (14), printed like the paper.
     pub schedule_constraints: Vec<String>,
-    /// True when they define the same set as the file's `ov.schedule_constraints`.
+    /// True when they define the same set as the file's `ov.schedule_constraints`
+    /// (absent when the file prints none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schedule_constraints_equal_paper: Option<bool>,
     /// Problem 2.2 for each `schedule` paper entry whose `given_ov` involves the array.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub valid_schedules: Vec<ValidSchedulesDetails>,
     /// The legality of each schedule of a `schedule` paper entry.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub schedule_legality: Vec<ScheduleLegality>,
     pub paper_ilp: PaperIlp,
 }
@@ -185,7 +189,9 @@ pub struct AovDetails {
     #[serde(flatten)]
     pub mapping: InducedDetails,
     pub paper_ilp: PaperIlp,
-    /// For stencils: whether the AOV is also a universal occupancy vector.
+    /// For stencils: whether the AOV is also a universal occupancy vector (absent
+    /// otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_uov: Option<bool>,
     /// The schedules the mapping is verified under.
     pub schedules: Vec<ScheduleRef>,

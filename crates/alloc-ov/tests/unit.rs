@@ -118,3 +118,27 @@ fn random_legal_orders_are_legal_and_differ() {
         assert!(report.ok(), "{}", report.summary());
     }
 }
+
+#[test]
+fn details_read_back_as_written() {
+    // What a record carries (`details_of`) deserialises into the same typed struct.
+    use polyalloc_alloc_ov::{read_details, AovDetails, InducedDetails, Modulation, PaperIlp, ScheduleRef};
+    let d = AovDetails {
+        aov: vec![2, 1],
+        manhattan: 3,
+        evenness: 2,
+        candidates: 7,
+        mapping: InducedDetails {
+            printed_paper: "A[2*j - i + m]".into(),
+            printed: "A[2*j - i + m - 2]".into(),
+            projection: vec![vec![-1, 2]],
+            modulation: Modulation { y: vec![1, 0], gcd: 1 },
+        },
+        paper_ilp: PaperIlp::Solved { vector: vec![2, 1], valid_on_exact_domains: true },
+        is_uov: None,
+        schedules: vec![ScheduleRef { label: "S: i".into(), statements: [("S".to_string(), "[m, n] -> { S[i, j] -> [i] }".to_string())].into() }],
+    };
+    let written = polyalloc_alloc::details_of(&d);
+    assert!(written.contains_key("printed_paper") && !written.contains_key("is_uov"));
+    assert_eq!(read_details::<AovDetails>(&written).unwrap(), d);
+}
