@@ -6,15 +6,18 @@
 //! Expected values come from the paper (section cited at each assertion) or from an
 //! independent computation: the exact checker of `polyalloc-formulation` on the
 //! program-derived conflict sets, schedules chosen from the paper's printed constraints
-//! by brute force, and a direct simulation of random legal execution orders.
+//! by brute force, and runs of the program by polyalloc's one executor
+//! (`polyalloc_program::exec`) under affine schedules and under random legal execution
+//! orders drawn here from the dependences of Fig. 1.
 
 // The schedule constraints are written as the paper prints them (`a - b - 1 >= 0`).
 #![allow(clippy::int_plus_one)]
 
-use polyalloc_alloc_ov::{induced, print, uov, DependenceSource, Engine, OvOptions, Setup};
+use polyalloc_alloc_ov::{induced, print, problem_under, read_details, sequential, uov, AovDetails, DependenceSource, Engine, OvDetails, OvOptions, Setup, UovDetails};
 use polyalloc_formulation::checker::{check_concrete, ConcreteVerdict};
 use polyalloc_formulation::{ModularMapping, Polynomial};
 use polyalloc_ilp::Solver;
+use polyalloc_program::exec::{Executor, Storage, Trace};
 use polyalloc_suite::Example;
 use std::collections::BTreeMap;
 
@@ -65,9 +68,9 @@ fn example1_paper_values_on_every_backend() {
         // Sec. 5.1.1: the linearised schedule constraints.
         let mut r = eng.theta_set(&eng.schedule_forms().unwrap(), &[]).unwrap();
         r.remove_redundant().unwrap();
-        assert!(print::equivalent_to_printed(&r, &s.prog.space, &strings(&["a + 2*b - 1 >= 0", "a - 1 >= 0", "a - b - 1 >= 0"])).unwrap());
+        assert!(print::equivalent_to_printed(&r, &s.form.space, &strings(&["a + 2*b - 1 >= 0", "a - 1 >= 0", "a - b - 1 >= 0"])).unwrap());
         // Sec. 5.1.2: schedule Theta = i gives the OV (1, 0).
-        let th = s.prog.parse_schedule(&one_stmt("S", "m, n", "i, j", "i")).unwrap();
+        let th = s.form.parse_schedule(&one_stmt("S", "m, n", "i, j", "i")).unwrap();
         assert_eq!(eng.ov_for_schedule("A", &th, false).unwrap().vector, vec![1, 0]);
         // Sec. 3.3.2 (Fig. 7): without reading in the step of the overwrite, (2, 0).
         assert_eq!(eng.ov_for_schedule("A", &th, true).unwrap().vector, vec![2, 0]);
@@ -77,20 +80,20 @@ fn example1_paper_values_on_every_backend() {
         assert_eq!(eng.paper_ilp("A", None, false).unwrap(), Some(vec![2, 1]));
         // Sec. 5.1.3: the schedules valid for the OV (2, 0).
         let vs = eng.schedules_for(&BTreeMap::from([("A".to_string(), vec![2, 0])])).unwrap();
-        assert!(print::equivalent_to_printed(&vs.set, &s.prog.space, &strings(&["a - 2*b >= 0", "a + 2*b - 1 >= 0", "a - b - 1 >= 0"])).unwrap());
+        assert!(print::equivalent_to_printed(&vs.set, &s.form.space, &strings(&["a - 2*b >= 0", "a + 2*b - 1 >= 0", "a - b - 1 >= 0"])).unwrap());
         // The best schedule satisfies the printed constraints (a, b of Theta = a*i + b*j + ...).
         let (a, b) = (vs.best_theta[0], vs.best_theta[1]);
         assert!(a - 2 * b >= 0 && a + 2 * b - 1 >= 0 && a - b - 1 >= 0, "best schedule {:?}", vs.best);
         // Sec. 5.1.4: the AOV (2, 1), Pi = (-1, 2), A[2*j - i + m] (Fig. 11).
         let aov = eng.aov("A").unwrap();
         assert_eq!(aov.vector, vec![2, 1]);
-        let ind = induced(&aov.vector, tuple, space, &s.prog.params).unwrap();
+        let ind = induced(&aov.vector, tuple, space, &s.form.params).unwrap();
         assert_eq!(ind.pi, vec![vec![-1, 2]]);
         assert_eq!(ind.printed_paper, "A[2*j - i + m]");
         // Independent count: 2j - i ranges over [2 - m, 2n - 1] on 1 <= i <= m, 1 <= j <= n.
         assert_eq!(ind.size, Polynomial::parse("m + 2*n - 2").unwrap());
         // Sec. 6: the shortest UOV is (3, 0); the AOV (2, 1) is not a UOV.
-        let d = uov::stencil_distances(&s.prog, "A").unwrap();
+        let d = uov::stencil_distances(&s.form, "A").unwrap();
         let u = uov::shortest_uov(solver.as_ref(), &d, 2, 6, &Default::default()).unwrap();
         assert_eq!(u.vector, vec![3, 0]);
         assert!(!uov::is_uov(solver.as_ref(), &d, &[2, 1], &Default::default()).unwrap());
@@ -124,7 +127,7 @@ fn example1_aov_is_shortest_by_the_exact_checker() {
     assert!(grid.len() >= 6);
     let scheds: Vec<_> = grid.iter().map(|(a, b)| one_stmt("S", "m, n", "i, j", &format!("{a}*i + {b}*j"))).collect();
     let params = [6, 6];
-    let map = |v: &[i64]| induced(v, tuple, space, &s.prog.params).unwrap().mapping;
+    let map = |v: &[i64]| induced(v, tuple, space, &s.form.params).unwrap().mapping;
     for sc in &scheds {
         assert!(concrete(&ex, "A", &map(&[2, 1]), sc, &params), "(2, 1) under {sc:?}");
     }
@@ -136,11 +139,11 @@ fn example1_aov_is_shortest_by_the_exact_checker() {
 
 #[test]
 fn example1_uov_survives_random_legal_orders() {
-    // Sec. 6 / Strout et al.: a UOV is valid for every legal execution order. Direct
-    // simulation on m = n = 5: random topological orders of the dependence graph of
-    // Fig. 1 (one operation at a time, reads before the write), storage folded by the
-    // vector; every read must see the value of its producer. (3, 0) always does; the
-    // AOV (2, 1) fails for some order.
+    // Sec. 6 / Strout et al.: a UOV is valid for every legal execution order. On
+    // m = n = 5: random topological orders of the dependence graph of Fig. 1 (one
+    // operation at a time), run by the executor with the storage folded by the vector's
+    // mapping; every value read and live-out must be the original's. (3, 0) always is;
+    // the AOV (2, 1) fails for some order.
     let (m, n) = (5i64, 5i64);
     let deps = [(1, 2), (1, 0), (1, -1)]; // consumer - producer
     let mut seed: u64 = 0x9e3779b97f4a7c15;
@@ -150,25 +153,16 @@ fn example1_uov_survives_random_legal_orders() {
         seed ^= seed << 17;
         seed
     };
-    let run = |v: (i64, i64), order: &[(i64, i64)]| -> bool {
-        // Cell of (i, j): the class of (i, j) modulo the lattice generated by v.
-        let cell = |i: i64, j: i64| -> (i64, i64) {
-            // Reduce along v until the first coordinate with v non-zero is in [0, |v|).
-            let (vi, vj) = v;
-            let k = if vi != 0 { i.div_euclid(vi) } else { j.div_euclid(vj) };
-            (i - k * vi, j - k * vj)
-        };
-        let mut store: BTreeMap<(i64, i64), (i64, i64)> = BTreeMap::new();
-        for &(i, j) in order {
-            for (di, dj) in deps {
-                let (pi, pj) = (i - di, j - dj);
-                if pi >= 1 && pj >= 1 && pj <= n && store.get(&cell(pi, pj)) != Some(&(pi, pj)) {
-                    return false;
-                }
-            }
-            store.insert(cell(i, j), (i, j));
-        }
-        true
+    let ex = load("ov-example1");
+    let s = setup(&ex);
+    let (tuple, space) = &s.arrays["A"];
+    let exec = executor(&ex);
+    let storage = |v: &[i64]| Storage::from([("A".to_string(), induced(v, tuple, space, &s.form.params).unwrap().mapping)]);
+    let (uov, aov) = (storage(&[3, 0]), storage(&[2, 1]));
+    let params = [m, n];
+    let run = |st: &Storage, order: &[(i64, i64)]| -> bool {
+        let trace = Trace { steps: order.iter().map(|&(i, j)| vec![(0, vec![i, j])]).collect() };
+        exec.compare(&params, &trace, st).expect("executor").ok()
     };
     let mut aov_failed = false;
     for _ in 0..200 {
@@ -188,8 +182,8 @@ fn example1_uov_survives_random_legal_orders() {
             done.insert(p);
             order.push(p);
         }
-        assert!(run((3, 0), &order), "UOV (3, 0) broken by a legal order");
-        aov_failed |= !run((2, 1), &order);
+        assert!(run(&uov, &order), "UOV (3, 0) broken by a legal order");
+        aov_failed |= !run(&aov, &order);
     }
     assert!(aov_failed, "no random legal order breaks (2, 1)");
 }
@@ -204,18 +198,18 @@ fn example2_paper_values_on_every_backend() {
         let mut r = eng.theta_set(&eng.schedule_forms().unwrap(), &[]).unwrap();
         r.remove_redundant().unwrap();
         let printed = strings(&["a_1 = a_2", "b_1 = b_2", "c_1 = c_2", "d_1 = d_2", "b_2 - e_1 + e_2 - 1 >= 0", "a_2 + e_1 - e_2 - 1 >= 0"]);
-        assert!(print::equivalent_to_printed(&r, &s.prog.space, &printed).unwrap());
+        assert!(print::equivalent_to_printed(&r, &s.form.space, &printed).unwrap());
         // Fig. 15 caption: Theta_S1 = 2j, Theta_S2 = 2j + 1 violates P1 (bench-suite errata 2).
         let mut fig15 = one_stmt("S1", "m, n", "i, j", "2*j");
         fig15.extend(one_stmt("S2", "m, n", "i, j", "2*j + 1"));
-        assert!(!eng.is_legal(&s.prog.parse_schedule(&fig15).unwrap()).unwrap());
+        assert!(!eng.is_legal(&s.form.parse_schedule(&fig15).unwrap()).unwrap());
         // Sec. 5.2: AOVs (1, 1) for both arrays; Fig. 15: A[i - j + n].
         for a in ["A", "B"] {
             let aov = eng.aov(a).unwrap();
             assert_eq!(aov.vector, vec![1, 1], "array {a}");
             assert_eq!(eng.paper_ilp(a, None, false).unwrap(), Some(vec![1, 1]), "array {a}");
             let (tuple, space) = &s.arrays[a];
-            let ind = induced(&aov.vector, tuple, space, &s.prog.params).unwrap();
+            let ind = induced(&aov.vector, tuple, space, &s.form.params).unwrap();
             assert!(rows_up_to_sign(&ind.pi, &[vec![1, -1]]));
             assert_eq!(ind.printed_paper, format!("{a}[i - j + n]"));
             // i - j ranges over [1 - n, m - 1].
@@ -226,9 +220,9 @@ fn example2_paper_values_on_every_backend() {
     let solver = polyalloc_backend_microlp_solver();
     for a in ["A", "B"] {
         let (tuple, space) = &s.arrays[a];
-        let ind = induced(&[1, 1], tuple, space, &s.prog.params).unwrap();
-        for l in &s.legal {
-            polyalloc_alloc_ov::verify_under(&ex, a, &ind.mapping, l, solver.as_ref(), "aov").expect("verified");
+        let ind = induced(&[1, 1], tuple, space, &s.form.params).unwrap();
+        for l in &s.section.legal_schedules {
+            polyalloc_alloc::verify(&problem_under(&ex, a, l).unwrap(), &ind.mapping, solver.as_ref(), "aov").expect("verified");
         }
     }
 }
@@ -249,7 +243,7 @@ fn example3_paper_values_on_every_backend() {
         assert_eq!(aov.vector, vec![1, 1, 1]);
         // Two statements write A: the paper's program with a fixed overwriter does not apply.
         assert_eq!(eng.paper_ilp("A", None, false).unwrap(), None);
-        let ind = induced(&aov.vector, tuple, space, &s.prog.params).unwrap();
+        let ind = induced(&aov.vector, tuple, space, &s.form.params).unwrap();
         assert!(rows_up_to_sign(&ind.pi, &[vec![1, -1, 0], vec![1, 0, -1]]));
         assert_eq!(ind.printed_paper, "A[i - j + jmax][i - k + kmax]");
         assert_eq!(ind.size, Polynomial::parse("(imax + jmax - 1)*(imax + kmax - 1)").unwrap());
@@ -258,79 +252,51 @@ fn example3_paper_values_on_every_backend() {
             let e = format!("{a}*i + {b}*j + {c}*k");
             let mut sc = one_stmt("S1", "imax, jmax, kmax", "i, j, k", &e);
             sc.extend(one_stmt("S2", "imax, jmax, kmax", "i, j, k", &e));
-            assert!(eng.is_legal(&s.prog.parse_schedule(&sc).unwrap()).unwrap(), "{e}");
+            assert!(eng.is_legal(&s.form.parse_schedule(&sc).unwrap()).unwrap(), "{e}");
         }
         let mut bad = one_stmt("S1", "imax, jmax, kmax", "i, j, k", "i + j");
         bad.extend(one_stmt("S2", "imax, jmax, kmax", "i, j, k", "i + j"));
-        assert!(!eng.is_legal(&s.prog.parse_schedule(&bad).unwrap()).unwrap());
+        assert!(!eng.is_legal(&s.form.parse_schedule(&bad).unwrap()).unwrap());
     }
     // Direct simulation (independent of the conflict-set code) under the legal schedules
     // of the file and under 2i + 3j + k (legal by Sec. 5.3), at imax, jmax, kmax = 3, 4, 3.
-    let ind = induced(&[1, 1, 1], tuple, space, &s.prog.params).unwrap();
-    let mut scheds = s.legal.clone();
+    let ind = induced(&[1, 1, 1], tuple, space, &s.form.params).unwrap();
+    let mut scheds = s.section.legal_schedules.clone();
     let mut extra = one_stmt("S1", "imax, jmax, kmax", "i, j, k", "2*i + 3*j + k");
     extra.extend(one_stmt("S2", "imax, jmax, kmax", "i, j, k", "2*i + 3*j + k"));
     scheds.push(extra);
     let maps = |m: &ModularMapping| BTreeMap::from([("A".to_string(), m.clone())]);
     for sc in &scheds {
-        assert!(simulate(&ex, sc, &maps(&ind.mapping), &[3, 4, 3]), "{sc:?}");
+        assert!(runs_identically(&ex, sc, &maps(&ind.mapping), &[3, 4, 3]), "{sc:?}");
     }
     // And a shorter vector, e.g. (1, 1, 0), breaks under one of them.
-    let short = induced(&[1, 1, 0], tuple, space, &s.prog.params).unwrap();
-    assert!(scheds.iter().any(|sc| !simulate(&ex, sc, &maps(&short.mapping), &[3, 4, 3])));
+    let short = induced(&[1, 1, 0], tuple, space, &s.form.params).unwrap();
+    assert!(scheds.iter().any(|sc| !runs_identically(&ex, sc, &maps(&short.mapping), &[3, 4, 3])));
 }
 
 /// Runs the example's program under `sched` (statement -> isl relation) at `params`
-/// with the arrays of `maps` folded by their mappings: time steps in increasing order,
-/// at each step every read before every write (Eq. (7)'s convention). True when every
-/// read of a written cell finds the value of that cell.
-fn simulate(ex: &Example, sched: &BTreeMap<String, String>, maps: &BTreeMap<String, ModularMapping>, params: &[i64]) -> bool {
+/// with the arrays of `maps` folded by their mappings, with polyalloc's one executor:
+/// time steps in increasing order, at each step every read before every write (Eq.
+/// (7)'s convention), compared with the program run in a sequential order with a cell
+/// per value. True when every value read and every live-out value is the same.
+fn runs_identically(ex: &Example, sched: &BTreeMap<String, String>, maps: &BTreeMap<String, ModularMapping>, params: &[i64]) -> bool {
     let mut ex2 = ex.clone();
     for st in ex2.program.as_mut().expect("program").statements.iter_mut() {
         if let Some(x) = sched.get(&st.name) {
             st.schedule = x.clone();
         }
     }
-    let prog = ex2.program_model().expect("program").expect("program");
-    // (time, phase, array, cell): phase 0 = read, 1 = write.
-    let mut events: Vec<(i64, u8, String, Vec<i64>)> = Vec::new();
-    let mut written: std::collections::BTreeSet<(String, Vec<i64>)> = Default::default();
-    for st in &prog.statements {
-        for x in st.domain.enumerate(params, 1_000_000).expect("domain") {
-            let t = st.schedule[0].eval(params, &x).expect("schedule");
-            for w in &st.writes {
-                let c: Vec<i64> = w.index.iter().map(|a| a.eval(params, &x).expect("index")).collect();
-                written.insert((w.array.clone(), c.clone()));
-                events.push((t, 1, w.array.clone(), c));
-            }
-            for r in &st.reads {
-                if let Some(g) = &r.guard {
-                    if !polyalloc_formulation::Set::from_basic(g.clone()).contains(params, &x).expect("guard") {
-                        continue;
-                    }
-                }
-                let c: Vec<i64> = r.index.iter().map(|a| a.eval(params, &x).expect("index")).collect();
-                events.push((t, 0, r.array.clone(), c));
-            }
-        }
-    }
-    events.sort();
-    let mut store: BTreeMap<(String, Vec<i64>), Vec<i64>> = BTreeMap::new();
-    for (_, phase, array, cell) in events {
-        let Some(m) = maps.get(&array) else { continue };
-        if !written.contains(&(array.clone(), cell.clone())) {
-            continue; // an input from outside the modelled region
-        }
-        let folded = (array.clone(), m.apply(params, &cell).expect("mapping"));
-        if phase == 0 {
-            if store.get(&folded) != Some(&cell) {
-                return false;
-            }
-        } else {
-            store.insert(folded, cell);
-        }
-    }
-    true
+    let scheduled = ex2.program_model().expect("program").expect("program");
+    let exec = executor(ex);
+    let time = |k: usize, it: &[i64]| Ok(vec![scheduled.statements[k].schedule[0].eval(params, it)?]);
+    exec.compare_schedule(params, &time, maps).expect("executor").ok()
+}
+
+/// The executor of the example's program, whose reference order is the program's
+/// one-dimensional schedule refined into a sequential order.
+fn executor(ex: &Example) -> Executor {
+    let program = ex.program_model().expect("program").expect("program");
+    Executor::with_hash_bodies(sequential(&program).expect("one-dimensional schedules"))
 }
 
 #[test]
@@ -347,22 +313,22 @@ fn example4_paper_values_on_every_backend() {
         assert_eq!(eng.paper_ilp("B", None, false).unwrap(), Some(vec![1]));
         let (ta, sa) = &s.arrays["A"];
         let (tb, sb) = &s.arrays["B"];
-        let ia = induced(&a.vector, ta, sa, &s.prog.params).unwrap();
-        let ib = induced(&b.vector, tb, sb, &s.prog.params).unwrap();
+        let ia = induced(&a.vector, ta, sa, &s.form.params).unwrap();
+        let ib = induced(&b.vector, tb, sb, &s.form.params).unwrap();
         assert_eq!(ia.printed_paper, "A[j]");
         assert_eq!(ib.printed_paper, "B (scalar)");
         assert_eq!(ia.size.checked_add(&ib.size).unwrap(), Polynomial::parse("n + 1").unwrap());
         // Fig. 20 caption: Theta_S1 = 2i, Theta_S2 = 2i + 1 is legal.
         let mut sc = one_stmt("S1", "n", "i, j", "2*i");
         sc.extend(BTreeMap::from([("S2".to_string(), "[n] -> { S2[i] -> [2*i + 1] }".to_string())]));
-        assert!(eng.is_legal(&s.prog.parse_schedule(&sc).unwrap()).unwrap());
+        assert!(eng.is_legal(&s.form.parse_schedule(&sc).unwrap()).unwrap());
     }
     let solver = polyalloc_backend_microlp_solver();
     for (arr, v) in [("A", vec![1, 0]), ("B", vec![1])] {
         let (t, sp) = &s.arrays[arr];
-        let ind = induced(&v, t, sp, &s.prog.params).unwrap();
-        for l in &s.legal {
-            polyalloc_alloc_ov::verify_under(&ex, arr, &ind.mapping, l, solver.as_ref(), "aov").expect("verified");
+        let ind = induced(&v, t, sp, &s.form.params).unwrap();
+        for l in &s.section.legal_schedules {
+            polyalloc_alloc::verify(&problem_under(&ex, arr, l).unwrap(), &ind.mapping, solver.as_ref(), "aov").expect("verified");
         }
     }
 }
@@ -383,7 +349,56 @@ fn printed_dependences_give_the_same_schedule_polyhedron() {
         ra.remove_redundant().unwrap();
         let mut rf = ef.theta_set(&ef.schedule_forms().unwrap(), &[]).unwrap();
         rf.remove_redundant().unwrap();
-        let printed = print::paper_constraints(&rf, &sf.prog.space).unwrap();
-        assert!(print::equivalent_to_printed(&ra, &sa.prog.space, &printed).unwrap(), "{id}: {printed:?}");
+        let printed = print::paper_constraints(&rf, &sf.form.space).unwrap();
+        assert!(print::equivalent_to_printed(&ra, &sa.form.space, &printed).unwrap(), "{id}: {printed:?}");
+    }
+}
+
+#[test]
+fn methods_through_the_facade() {
+    // `ov`, `aov`, `uov` from the one registry, verified by the facade: one obligation
+    // per schedule, labelled by the schedule, each proven by the exact checker.
+    let input = polyalloc::load(&polyalloc_suite::default_dir().join("ov-example1.json")).unwrap();
+    let reg = polyalloc::registry();
+    let b = polyalloc::backend("default").unwrap();
+    for name in ["ov", "aov", "uov"] {
+        assert_eq!(reg.get(name).unwrap().targets(&input).unwrap(), vec!["A".to_string()], "{name}");
+    }
+    // Sec. 5.1.2 and Fig. 7: (1, 0) for Theta = i, (2, 0) with the strict constraint.
+    let ov = polyalloc::run(&input, reg.get("ov").unwrap(), "A", &b, Default::default()).unwrap();
+    let d: OvDetails = read_details(&ov.outcome.details).unwrap();
+    assert_eq!((d.ov.clone(), d.strict_ov.clone(), d.mapping.printed_paper.as_str()), (vec![1, 0], vec![2, 0], "A[j]"));
+    assert_eq!(ov.verified_under.iter().map(|(l, _)| l.as_str()).collect::<Vec<_>>(), ["S: i"]);
+    // Sec. 5.1.3: the schedules valid for (2, 0) are the printed ones.
+    assert!(d.valid_schedules.iter().all(|v| v.equal_paper) && d.valid_schedules.len() == 1);
+    assert_eq!(d.schedule_constraints_equal_paper, Some(true));
+    // Sec. 5.1.4: AOV (2, 1), verified under the program's and every listed legal schedule.
+    let aov = polyalloc::run(&input, reg.get("aov").unwrap(), "A", &b, Default::default()).unwrap();
+    let d: AovDetails = read_details(&aov.outcome.details).unwrap();
+    assert_eq!((d.aov, d.mapping.printed_paper.as_str(), d.is_uov), (vec![2, 1], "A[2*j - i + m]", Some(false)));
+    let labels: Vec<&str> = aov.verified_under.iter().map(|(l, _)| l.as_str()).collect();
+    assert_eq!(labels, ["S: i", "S: 2*i + j", "S: 3*i + 2*j", "S: 3*i - j"]);
+    assert!(aov.verified_under.iter().all(|(_, v)| *v == polyalloc::Verification::Proven));
+    assert_eq!(aov.size.unwrap(), Polynomial::parse("m + 2*n - 2").unwrap());
+    assert!(aov.execution.as_ref().is_some_and(|e| e.identical));
+    // Sec. 6: UOV (3, 0), run in random legal orders by the facade.
+    let u = polyalloc::run(&input, reg.get("uov").unwrap(), "A", &b, Default::default()).unwrap();
+    let d: UovDetails = read_details(&u.outcome.details).unwrap();
+    assert_eq!((d.uov, d.aov, d.aov_is_uov), (vec![3, 0], vec![2, 1], false));
+    assert!(u.execution.as_ref().is_some_and(|e| e.identical && e.summary.contains("random legal order")));
+}
+
+#[test]
+fn uov_is_not_applicable_to_non_stencils_and_other_files_have_no_target() {
+    let reg = polyalloc::registry();
+    let b = polyalloc::backend("default").unwrap();
+    // Example 2: A is read by another statement (Strout et al. consider stencils).
+    let input = polyalloc::load(&polyalloc_suite::default_dir().join("ov-example2.json")).unwrap();
+    let err = polyalloc::run(&input, reg.get("uov").unwrap(), "A", &b, Default::default()).unwrap_err();
+    assert!(matches!(err.failure, polyalloc::Failure::Method(polyalloc::MethodError::NotApplicable(_))), "{err}");
+    // A file without an `ov` section: not applicable, with the reason.
+    let smo = polyalloc::load(&polyalloc_suite::default_dir().join("smo-produce-consume.json")).unwrap();
+    for name in ["ov", "aov", "uov"] {
+        assert!(matches!(reg.get(name).unwrap().targets(&smo), Err(polyalloc::MethodError::NotApplicable(_))), "{name}");
     }
 }

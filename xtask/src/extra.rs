@@ -70,13 +70,12 @@ pub trait PaperModule {
 
 /// Every paper module, in paper order.
 pub fn paper_modules() -> Vec<Box<dyn PaperModule>> {
-    vec![Box::new(sched::Sched)]
+    vec![Box::new(ov::OvPaper), Box::new(sched::Sched)]
 }
 
 /// Every method of this kind, in paper order.
 pub fn registry() -> Vec<Box<dyn ExampleMethod>> {
     vec![
-        Box::new(ov::OvMethod),
         Box::new(flow::Flow),
     ]
 }

@@ -7,18 +7,26 @@
 //! An **occupancy vector** `v` of an array collapses the cells `l` and `l + k v`
 //! (Sec. 3.3.1); it is valid for a schedule when no value is overwritten before its
 //! last read. Unlike the conflict-set allocators, the input is the program itself
-//! (the `program` and `ov` sections of a bench-suite file), and the answer is a vector,
-//! a set of schedules, or both; the storage mapping a vector induces is then converted
-//! to the common [`polyalloc_formulation::ModularMapping`] form and verified by the
-//! exact checker against the conflict set of the program under concrete schedules,
-//! like every other method.
+//! (the one program model of polyalloc, built from the `program` section of a
+//! bench-suite file, and the file's `ov` section), and the answer is a vector, a set of
+//! schedules, or both; the storage mapping a vector induces is then converted to the
+//! common [`polyalloc_formulation::ModularMapping`] form and verified by the exact
+//! checker against the conflict set of the program under concrete schedules, like every
+//! other method: the three methods [`Ov`], [`Aov`] and [`Uov`] ([`method`]) return it
+//! with one obligation per schedule, and polyalloc's facade verifies each.
 //!
 //! ## What is implemented
 //!
-//! * [`model`]: statements, flow dependences `P_j = (R_j, T_j, h_j, P_j)` (Eq. 2),
-//!   computed from the program's read accesses (default) or read from the file's
-//!   `ov.dependences`, and the schedule-coefficient space `E` named as in the paper
-//!   (`a, b, c, d, e`, with `_k` per statement when there are several).
+//! * [`method`]: the methods `ov`, `aov`, `uov` of polyalloc's registry, their targets
+//!   (the arrays of the `ov` section), obligations, execution checks and typed details
+//!   ([`OvDetails`], [`AovDetails`], [`UovDetails`]).
+//! * [`section`]: the `ov` section and the paper entries the methods answer for, typed.
+//! * [`model`]: the method's formulation of the program ([`OvFormulation`], a view of the
+//!   one program model `polyalloc_program::Program` and of the `ov` section): statements,
+//!   flow dependences `P_j = (R_j, T_j, h_j, P_j)` (Eq. 2), computed from the program's
+//!   read accesses (default) or read from the file's `ov.dependences`, and the
+//!   schedule-coefficient space `E` named as in the paper (`a, b, c, d, e`, with `_k` per
+//!   statement when there are several).
 //! * [`solve`]: the schedule constraints (6) and storage constraints (7), plus the
 //!   write-order condition of the occupancy vector (Sec. 3.3.1, condition 2),
 //!   linearised by the **vertex method** (Sec. 3.2.4, 4.5: vertices of the dependence
@@ -85,23 +93,31 @@
 
 pub mod geom;
 pub mod mapping;
+pub mod method;
 pub mod model;
 pub mod print;
+pub mod section;
 pub mod solve;
 pub mod uov;
 
-use polyalloc_alloc::{AllocError, Problem, Verification};
-use polyalloc_formulation::{BasicSet, ModularMapping, Set, Tuple};
-use polyalloc_ilp::Solver;
-use polyalloc_suite::Example;
+use polyalloc_alloc::Problem;
+use polyalloc_formulation::{AffExpr, BasicSet, Set, Tuple};
+use polyalloc_ilp::{SolveError, Solver};
+use polyalloc_program::Program;
+use polyalloc_suite::{Example, SuiteError};
 use std::collections::BTreeMap;
 
 pub use mapping::{induced, Induced};
-pub use model::{DependenceSource, OvProgram};
+pub use method::{
+    random_legal_trace, read_details, sequential, Aov, AovDetails, InducedDetails, Modulation, Ov, OvDetails, PaperIlp, ScheduleLegality, ScheduleRef, Uov,
+    UovDetails, ValidSchedulesDetails,
+};
+pub use model::{DependenceSource, OvFormulation};
+pub use section::{OvSection, PaperEntries, ScheduleText};
 pub use solve::{Engine, Found, OvOptions, ValidSchedules};
 
 /// Why an occupancy-vector computation failed.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum OvError {
     /// The input is malformed (file, field, what was expected).
     #[error("{0}")]
@@ -115,9 +131,10 @@ pub enum OvError {
     /// The bounded search found nothing.
     #[error("{0}")]
     NotFound(String),
-    /// A solver failed (other than infeasibility, which is an answer).
+    /// A solver failed (other than infeasibility where infeasibility is an answer); the
+    /// solver's kind is kept.
     #[error("solver: {0}")]
-    Solver(String),
+    Solver(#[source] SolveError),
     /// Exact arithmetic overflowed.
     #[error("integer overflow in {0}")]
     Overflow(String),
@@ -129,6 +146,9 @@ pub enum OvError {
     Model(#[from] polyalloc_ilp::ModelError),
     #[error(transparent)]
     Program(#[from] polyalloc_program::ProgramError),
+    /// The example could not be read (its program, its context, its instances).
+    #[error(transparent)]
+    Suite(#[from] SuiteError),
 }
 
 /// Formats `sum coeffs[k] * names[k] + constant` as the paper writes it:
@@ -137,56 +157,56 @@ pub fn fmt_linear(coeffs: &[i64], names: &[String], constant: i64) -> String {
     polyalloc_formulation::format_linear(coeffs, names, constant, "*")
 }
 
-/// Everything read from one example: the program, the data spaces, the legal schedules.
+/// Everything the method reads from one example: the one program model, the method's
+/// formulation of it, the `ov` section and paper entries, the data spaces.
 #[derive(Clone, Debug)]
 pub struct Setup {
-    pub prog: OvProgram,
+    /// The example's program in the one program model (`Example::program_model`).
+    pub program: Program,
+    /// The method's formulation of it (Eqs. 2-3).
+    pub form: OvFormulation,
+    /// The file's `ov` section.
+    pub section: OvSection,
+    /// The paper entries the method answers for.
+    pub paper: PaperEntries,
     /// Array -> (tuple, data space aligned to the program's parameters).
     pub arrays: BTreeMap<String, (Tuple, BasicSet)>,
-    /// The file's `ov.legal_schedules`, per statement as isl relations.
-    pub legal: Vec<BTreeMap<String, String>>,
+    /// The file's `ov.legal_schedules`, as points of `E`.
+    pub legal: Vec<Vec<i64>>,
 }
 
 impl Setup {
-    /// Reads an example that has an `ov` section.
+    /// Reads an example that has an `ov` section and a `program`.
     pub fn from_example(ex: &Example, source: DependenceSource) -> Result<Setup, OvError> {
-        let prog = OvProgram::from_example(ex, source)?;
+        let file = ex.file.display();
+        let section = OvSection::of(ex)?.ok_or_else(|| OvError::Unsupported(format!("{file}: no `ov` section (not an occupancy-vector example)")))?;
+        let program = ex.program_model()?.ok_or_else(|| OvError::Input(format!("{file}: field `program`: missing")))?;
+        let form = OvFormulation::new(&ex.id, &program, &section, source)?;
         let mut arrays = BTreeMap::new();
-        for a in prog.writers.keys() {
-            let spec = ex.arrays.get(a).ok_or_else(|| OvError::Input(format!("{}: no entry `arrays.{a}`", ex.file.display())))?;
-            let set = Set::parse(&spec.space).map_err(|e| OvError::Input(format!("{}: arrays.{a}.space: {e}", ex.file.display())))?;
+        for a in form.writers.keys() {
+            let spec = ex.arrays.get(a).ok_or_else(|| OvError::Input(format!("{file}: no entry `arrays.{a}`")))?;
+            let set = Set::parse(&spec.space).map_err(|e| OvError::Input(format!("{file}: arrays.{a}.space: {e}")))?;
             let [piece] = set.pieces() else {
-                return Err(OvError::Unsupported(format!("{}: the data space of `{a}` must be one polyhedron", ex.file.display())));
+                return Err(OvError::Unsupported(format!("{file}: the data space of `{a}` must be one polyhedron")));
             };
-            arrays.insert(a.clone(), (set.space().output.clone(), piece.align_params(&prog.params)?));
+            arrays.insert(a.clone(), (set.space().output.clone(), piece.align_params(&form.params)?));
         }
-        let mut legal = Vec::new();
-        if let Some(ls) = ex.extra.get("ov").and_then(|o| o.get("legal_schedules")) {
-            let arr = ls.as_array().ok_or_else(|| OvError::Input(format!("{}: ov.legal_schedules: expected an array", ex.file.display())))?;
-            for (k, s) in arr.iter().enumerate() {
-                legal.push(schedule_object(s).ok_or_else(|| {
-                    OvError::Input(format!("{}: ov.legal_schedules[{k}]: expected an object statement -> isl relation", ex.file.display()))
-                })?);
-            }
-        }
-        Ok(Setup { prog, arrays, legal })
-    }
-
-    /// The program's own schedule per statement (isl text from the file).
-    pub fn program_schedule_text(&self, ex: &Example) -> BTreeMap<String, String> {
-        ex.program.as_ref().map(|p| p.statements.iter().map(|s| (s.name.clone(), s.schedule.clone())).collect()).unwrap_or_default()
+        let legal = section
+            .legal_schedules
+            .iter()
+            .enumerate()
+            .map(|(k, s)| form.parse_schedule(s).map_err(|e| OvError::Input(format!("{file}: ov.legal_schedules[{k}]: {e}"))))
+            .collect::<Result<Vec<_>, _>>()?;
+        let paper = PaperEntries::of(ex)?;
+        Ok(Setup { program, form, section, paper, arrays, legal })
     }
 
     /// An engine whose witnesses are the program's schedule and the legal schedules
     /// (only those that satisfy the schedule constraints exactly).
     pub fn engine<'a>(&'a self, solver: &'a dyn Solver, opts: OvOptions) -> Result<Engine<'a>, OvError> {
-        let mut e = Engine::new(&self.prog, solver, opts);
-        let mut w = vec![self.prog.program_schedule()];
-        for l in &self.legal {
-            w.push(self.prog.parse_schedule(l)?);
-        }
+        let mut e = Engine::new(&self.form, solver, opts);
         let mut ok = Vec::new();
-        for t in w {
+        for t in std::iter::once(self.form.program_schedule()).chain(self.legal.iter().cloned()) {
             if e.is_legal(&t)? && !ok.contains(&t) {
                 ok.push(t);
             }
@@ -195,49 +215,79 @@ impl Setup {
         Ok(e)
     }
 
+    /// The program's schedule followed by every schedule of `ov.legal_schedules`,
+    /// without repetition: the schedules an affine occupancy vector is verified under.
+    pub fn schedules_to_check(&self) -> Vec<Vec<i64>> {
+        let mut out = vec![self.form.program_schedule()];
+        for l in &self.legal {
+            if !out.contains(l) {
+                out.push(l.clone());
+            }
+        }
+        out
+    }
+
     /// A schedule point as isl relations per statement (`[m, n] -> { S[i, j] -> [i] }`).
     pub fn isl_schedule(&self, th: &[i64]) -> BTreeMap<String, String> {
-        let strs = self.prog.schedule_strings(th);
-        self.prog
+        let strs = self.form.schedule_strings(th);
+        self.form
             .statements
             .iter()
             .map(|st| {
-                (st.name.clone(), format!("[{}] -> {{ {}[{}] -> [{}] }}", self.prog.params.join(", "), st.name, st.dims.join(", "), strs[&st.name]))
+                (st.name.clone(), format!("[{}] -> {{ {}[{}] -> [{}] }}", self.form.params.join(", "), st.name, st.dims.join(", "), strs[&st.name]))
             })
             .collect()
     }
+
+    /// The conflict-set problem of `array` with every statement scheduled by `th`.
+    pub fn problem_under(&self, ex: &Example, array: &str, th: &[i64]) -> Result<Problem, OvError> {
+        problem_with_schedules(ex, &self.program, array, &self.form.affine_schedules(&self.program, th)?)
+    }
 }
 
-/// `{"S": "..."}` as a map.
-pub fn schedule_object(v: &serde_json::Value) -> Option<BTreeMap<String, String>> {
-    v.as_object()?.iter().map(|(k, s)| Some((k.clone(), s.as_str()?.to_string()))).collect()
-}
-
-/// Verifies `mapping` of `array` with the exact checker (`polyalloc_alloc::verify`)
-/// against the conflict set of the example's program with its schedules replaced by
-/// `schedule` (statement -> isl relation).
-pub fn verify_under(
-    ex: &Example,
-    array: &str,
-    mapping: &ModularMapping,
-    schedule: &BTreeMap<String, String>,
-    solver: &dyn Solver,
-    method: &str,
-) -> Result<Verification, AllocError> {
-    let problem = problem_under(ex, array, schedule).map_err(|e| AllocError::method(method, e.to_string()))?;
-    polyalloc_alloc::verify(&problem, mapping, solver, method)
+/// The allocation problem (conflict set) of `array` for `program` (the example's program
+/// in the one program model) with statement `k` scheduled by `schedules[k]`: the
+/// program's conflict set (`polyalloc_program::Program::conflict_set`), the example's
+/// context, data space and instances.
+pub fn problem_with_schedules(ex: &Example, program: &Program, array: &str, schedules: &[AffExpr]) -> Result<Problem, OvError> {
+    if schedules.len() != program.statements.len() {
+        return Err(OvError::Input(format!("{}: {} schedules for {} statements", ex.id, schedules.len(), program.statements.len())));
+    }
+    let mut p = program.clone();
+    for (st, e) in p.statements.iter_mut().zip(schedules) {
+        st.schedule = vec![e.clone()];
+    }
+    let conflicts = p.conflict_set(array)?;
+    let rel_params = conflicts.relation.space().params.clone();
+    let instances = ex
+        .instances
+        .iter()
+        .map(|inst| rel_params.iter().map(|p| inst.get(p).copied()).collect::<Option<Vec<i64>>>())
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| OvError::Input(format!("{}: every instance must give the parameters {rel_params:?}", ex.file.display())))?;
+    let space = match ex.arrays.get(array) {
+        Some(spec) => Some(Set::parse(&spec.space).map_err(|e| OvError::Input(format!("{}: arrays.{array}.space: {e}", ex.file.display())))?),
+        None => None,
+    };
+    Ok(Problem { example: ex.id.clone(), conflicts, context: ex.context_set()?, space, instances })
 }
 
 /// The allocation problem (conflict set) of `array` for the example's program with its
-/// schedules replaced by `schedule` (statement -> isl relation).
-pub fn problem_under(ex: &Example, array: &str, schedule: &BTreeMap<String, String>) -> Result<Problem, polyalloc_suite::SuiteError> {
-    let mut ex2 = ex.clone();
-    if let Some(p) = ex2.program.as_mut() {
-        for st in p.statements.iter_mut() {
-            if let Some(s) = schedule.get(&st.name) {
-                st.schedule = s.clone();
+/// schedules replaced by `schedule` (statement -> isl relation; statements it does not
+/// name keep theirs).
+pub fn problem_under(ex: &Example, array: &str, schedule: &ScheduleText) -> Result<Problem, OvError> {
+    let program = ex.program_model()?.ok_or_else(|| OvError::Input(format!("{}: field `program`: missing", ex.file.display())))?;
+    let mut schedules = Vec::new();
+    for st in &program.statements {
+        schedules.push(match schedule.get(&st.name) {
+            Some(text) => model::schedule_expr(st, text)?,
+            None => {
+                let [e] = st.schedule.as_slice() else {
+                    return Err(OvError::Unsupported(format!("{}: statement `{}` needs a one-dimensional schedule", ex.id, st.name)));
+                };
+                e.clone()
             }
-        }
+        });
     }
-    ex2.problem(array)
+    problem_with_schedules(ex, &program, array, &schedules)
 }

@@ -1,13 +1,20 @@
-//! The program model of 000 Sec. 4.1-4.2: single-assignment statements whose iteration
+//! The method's formulation of the program (000 Sec. 4.1-4.2, Eqs. 2-3), a view of the
+//! one program model of polyalloc ([`polyalloc_program::Program`], as
+//! `polyalloc_suite::Example::program_model` builds it from a bench-suite file) and of the
+//! file's `ov` section ([`OvSection`]): single-assignment statements whose iteration
 //! space is the data space of the one array each writes, the flow dependences
-//! `P_j = (R_j, T_j, h_j, P_j)` (Eq. 2), and the space `E` of one-dimensional affine
-//! schedule coefficients (Eq. 3).
+//! `P_j = (R_j, T_j, h_j, P_j)` (Eq. 2) and the space `E` of one-dimensional affine
+//! schedule coefficients (Eq. 3). Nothing here reads program text: domains, schedules and
+//! accesses come from the program model; only the dependences the paper prints
+//! (`ov.dependences`, [`DependenceSource::File`]) and schedules given as isl relations are
+//! parsed, as relations over the statements' spaces.
+
 
 use crate::geom::{subst, unit, Rows};
+use crate::section::OvSection;
 use crate::OvError;
 use polyalloc_formulation::{AffExpr, BasicSet, Set, Space};
-use polyalloc_program::Statement;
-use polyalloc_suite::Example;
+use polyalloc_program::{Access, Program, Statement};
 use std::collections::BTreeMap;
 
 /// A statement `S` with its domain `D_S` (union of convex pieces) over
@@ -101,10 +108,14 @@ impl ScheduleSpace {
     }
 }
 
-/// A program in the domain of 000 with its dependences.
+/// The occupancy-vector method's formulation of a program in the domain of 000 (Sec.
+/// 4.1): its statements with the array each writes, its flow dependences (Eq. 2) and the
+/// schedule-coefficient space `E` (Eq. 3). Built from the one program model by
+/// [`OvFormulation::new`].
 #[derive(Clone, Debug)]
-pub struct OvProgram {
-    pub example: String,
+pub struct OvFormulation {
+    /// What it was built from (the example id), for messages.
+    pub name: String,
     pub params: Vec<String>,
     /// Context rows over `[const, params]`.
     pub context: Rows,
@@ -114,10 +125,6 @@ pub struct OvProgram {
     pub writers: BTreeMap<String, Vec<usize>>,
     pub dependences: Vec<Dependence>,
     pub space: ScheduleSpace,
-}
-
-fn field(ex: &Example, f: &str, m: impl std::fmt::Display) -> OvError {
-    OvError::Input(format!("{}: field `{f}`: {m}", ex.file.display()))
 }
 
 /// Rows of a basic set over a statement-like space, columns re-ordered to
@@ -160,81 +167,114 @@ fn aff_row(a: &AffExpr, sp: &Space, params: &[String], what: &str) -> Result<Vec
     Ok(out)
 }
 
-impl OvProgram {
-    /// Reads the `program` and `ov` sections of a bench-suite example.
-    pub fn from_example(ex: &Example, source: DependenceSource) -> Result<OvProgram, OvError> {
-        let ov = ex.extra.get("ov").ok_or_else(|| field(ex, "ov", "missing (not an occupancy-vector example)"))?;
-        let sa = ov
-            .get("statement_arrays")
-            .and_then(|v| v.as_object())
-            .ok_or_else(|| field(ex, "ov.statement_arrays", "expected an object statement -> array"))?;
-        let prog = ex.program_model().map_err(|e| OvError::Input(e.to_string()))?.ok_or_else(|| field(ex, "program", "missing"))?;
-        let params = prog.params.clone();
+/// The universe of a statement's iteration space as isl text (`[m, n] -> { S[i, j] }`):
+/// the domain against which relations given in the `ov` section (`h`, schedules) are
+/// read. Only the space matters: a relation's own constraints become its guard.
+fn universe_text(st: &Statement) -> String {
+    let sp = st.domain.space();
+    format!("[{}] -> {{ {}[{}] }}", sp.params.join(", "), st.name, sp.output.dims.join(", "))
+}
+
+/// The accesses a relation `S[x] -> T[h(x)] : guard` describes, over the space of
+/// statement `st` (one per piece of the relation).
+pub fn relation_accesses(st: &Statement, relation: &str) -> Result<Vec<Access>, OvError> {
+    let sp = st.domain.space();
+    let dummy = format!("[{}] -> {{ {}[{}] -> [0] }}", sp.params.join(", "), st.name, sp.output.dims.join(", "));
+    Ok(Statement::parse(&universe_text(st), &dummy, &[], &[relation])?.reads)
+}
+
+/// The one-dimensional schedule `S[x] -> [theta(x)]` given as an isl relation, as an
+/// affine expression over the space of statement `st` (its domain's space).
+pub fn schedule_expr(st: &Statement, relation: &str) -> Result<AffExpr, OvError> {
+    let parsed = Statement::parse(&universe_text(st), relation, &[], &[])?;
+    let [a] = parsed.schedule.as_slice() else {
+        return Err(OvError::Input(format!("schedule of `{}` must be one-dimensional: `{relation}`", st.name)));
+    };
+    Ok(a.clone())
+}
+
+impl OvFormulation {
+    /// The formulation of `program` (the one program model) with the `ov` section of its
+    /// file: statement arrays, and with [`DependenceSource::File`] the dependences the
+    /// paper prints. `name` names it in messages (the example id).
+    pub fn new(name: &str, program: &Program, section: &OvSection, source: DependenceSource) -> Result<OvFormulation, OvError> {
+        let params = program.params.clone();
         let np = params.len();
-        let context = rows_of(&prog.context, &params, "context")?;
+        let context = rows_of(&program.context, &params, "context")?;
         let mut statements = Vec::new();
-        for st in &prog.statements {
-            let array = sa
+        for st in &program.statements {
+            let array = section
+                .statement_arrays
                 .get(&st.name)
-                .and_then(|v| v.as_str())
-                .ok_or_else(|| field(ex, "ov.statement_arrays", format!("no array for statement `{}`", st.name)))?
-                .to_string();
-            statements.push(Self::statement(ex, st, &array, &params)?);
+                .ok_or_else(|| OvError::Input(format!("{name}: ov.statement_arrays: no array for statement `{}`", st.name)))?;
+            statements.push(Self::statement(name, st, array, &params)?);
         }
         let mut writers: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for (s, st) in statements.iter().enumerate() {
             writers.entry(st.array.clone()).or_default().push(s);
         }
         let space = ScheduleSpace::new(&statements, np);
-        let mut p = OvProgram { example: ex.id.clone(), params, context, statements, writers, dependences: Vec::new(), space };
+        let mut p = OvFormulation { name: name.to_string(), params, context, statements, writers, dependences: Vec::new(), space };
         match source {
             DependenceSource::Accesses => {
-                for (r, st) in prog.statements.iter().enumerate() {
+                for (r, st) in program.statements.iter().enumerate() {
                     for (k, acc) in st.reads.iter().enumerate() {
-                        let Some(ws) = p.writers.get(&acc.array).cloned() else { continue };
-                        let h: Vec<Vec<i64>> =
-                            acc.index.iter().map(|a| aff_row(a, st.domain.space(), &p.params, "read access")).collect::<Result<_, _>>()?;
-                        let guard = match &acc.guard {
-                            Some(g) => Some(rows_of(&g.align_params(&p.params)?, &p.params, "read guard")?),
-                            None => None,
-                        };
-                        for t in ws {
-                            let name = format!("{}.read{} <- {}", st.name, k, p.statements[t].name);
-                            p.add_dependence(&name, r, t, &h, guard.as_ref())?;
-                        }
+                        let dep = format!("{}.read{} <- ", st.name, k);
+                        p.add_access(&dep, r, st, acc)?;
                     }
                 }
             }
             DependenceSource::File => {
-                let deps = ov.get("dependences").and_then(|v| v.as_array()).ok_or_else(|| field(ex, "ov.dependences", "expected an array"))?;
+                let deps = section
+                    .dependences
+                    .as_ref()
+                    .ok_or_else(|| OvError::Input(format!("{name}: ov.dependences: missing (needed to read the printed dependences)")))?;
                 for (k, d) in deps.iter().enumerate() {
-                    let get = |f: &str| d.get(f).and_then(|v| v.as_str()).ok_or_else(|| field(ex, &format!("ov.dependences[{k}].{f}"), "expected a string"));
-                    let (name, cons, prod, htext) = (get("name")?, get("consumer")?, get("producer")?, get("h")?);
-                    let r = p.stmt_index(cons).ok_or_else(|| field(ex, &format!("ov.dependences[{k}].consumer"), "unknown statement"))?;
-                    let t = p.stmt_index(prod).ok_or_else(|| field(ex, &format!("ov.dependences[{k}].producer"), "unknown statement"))?;
-                    let spec = &ex.program.as_ref().map(|pr| pr.statements[r].clone()).ok_or_else(|| field(ex, "program", "missing"))?;
-                    let st = Statement::parse(&spec.domain, &spec.schedule, &[], &[htext])
-                        .map_err(|e| field(ex, &format!("ov.dependences[{k}].h"), e))?;
-                    for acc in &st.reads {
-                        let h: Vec<Vec<i64>> = acc.index.iter().map(|a| aff_row(a, st.domain.space(), &p.params, "h")).collect::<Result<_, _>>()?;
+                    let field = |f: &str, m: &str| OvError::Input(format!("{name}: ov.dependences[{k}].{f}: {m}"));
+                    let r = p.stmt_index(&d.consumer).ok_or_else(|| field("consumer", "unknown statement"))?;
+                    let t = p.stmt_index(&d.producer).ok_or_else(|| field("producer", "unknown statement"))?;
+                    let st = &program.statements[r];
+                    let accs = relation_accesses(st, &d.h).map_err(|e| field("h", &e.to_string()))?;
+                    for acc in &accs {
+                        if acc.array != p.statements[t].name {
+                            return Err(field("h", &format!("relates `{}` to `{}`, not to the producer `{}`", d.consumer, acc.array, d.producer)));
+                        }
+                        let h: Vec<Vec<i64>> =
+                            acc.index.iter().map(|a| aff_row(a, st.domain.space(), &p.params, "h")).collect::<Result<_, _>>()?;
                         let guard = match &acc.guard {
                             Some(g) => Some(rows_of(&g.align_params(&p.params)?, &p.params, "dependence domain")?),
                             None => None,
                         };
-                        p.add_dependence(name, r, t, &h, guard.as_ref())?;
+                        p.add_dependence(&d.name, r, t, &h, guard.as_ref())?;
                     }
                 }
             }
         }
-        let _ = np;
         Ok(p)
     }
 
-    fn statement(ex: &Example, st: &Statement, array: &str, params: &[String]) -> Result<OvStatement, OvError> {
+    /// Adds the dependences of read access `acc` of statement `r` on every writer of
+    /// its array (exact for these single-assignment programs: the producer of cell `c`
+    /// is the iteration `c` of the statement whose domain contains it).
+    fn add_access(&mut self, prefix: &str, r: usize, st: &Statement, acc: &Access) -> Result<(), OvError> {
+        let Some(ws) = self.writers.get(&acc.array).cloned() else { return Ok(()) };
+        let h: Vec<Vec<i64>> = acc.index.iter().map(|a| aff_row(a, st.domain.space(), &self.params, "read access")).collect::<Result<_, _>>()?;
+        let guard = match &acc.guard {
+            Some(g) => Some(rows_of(&g.align_params(&self.params)?, &self.params, "read guard")?),
+            None => None,
+        };
+        for t in ws {
+            let name = format!("{prefix}{}", self.statements[t].name);
+            self.add_dependence(&name, r, t, &h, guard.as_ref())?;
+        }
+        Ok(())
+    }
+
+    fn statement(name: &str, st: &Statement, array: &str, params: &[String]) -> Result<OvStatement, OvError> {
         let dims = st.domain.space().output.dims.clone();
         // Data space = iteration space (000 Sec. 4.1): the write must be the identity.
         let [w] = st.writes.as_slice() else {
-            return Err(field(ex, "program.statements", format!("`{}` must write exactly one cell per iteration", st.name)));
+            return Err(OvError::Unsupported(format!("{name}: statement `{}` must write exactly one cell per iteration", st.name)));
         };
         let sp = st.domain.space();
         let ident = w.array == array
@@ -242,12 +282,12 @@ impl OvProgram {
             && w.index.iter().enumerate().all(|(k, a)| a.coeffs.iter().enumerate().all(|(c, &x)| x == i64::from(c == sp.dim_col(k))));
         if !ident || w.guard.is_some() {
             return Err(OvError::Unsupported(format!(
-                "{}: statement `{}` must write {array}[iteration vector] (000 Sec. 4.1: the data space is the iteration space)",
-                ex.id, st.name
+                "{name}: statement `{}` must write {array}[iteration vector] (000 Sec. 4.1: the data space is the iteration space)",
+                st.name
             )));
         }
         let [sched] = st.schedule.as_slice() else {
-            return Err(OvError::Unsupported(format!("{}: statement `{}` needs a one-dimensional schedule", ex.id, st.name)));
+            return Err(OvError::Unsupported(format!("{name}: statement `{}` needs a one-dimensional schedule", st.name)));
         };
         let dom: &Set = &st.domain;
         let pieces = dom
@@ -316,7 +356,8 @@ impl OvProgram {
         th
     }
 
-    /// A schedule given per statement as isl relations (`S[i, j] -> [2*i + j]`).
+    /// A schedule given per statement as isl relations (`S[i, j] -> [2*i + j]`), as a
+    /// point of `E`.
     pub fn parse_schedule(&self, per_stmt: &BTreeMap<String, String>) -> Result<Vec<i64>, OvError> {
         let np = self.params.len();
         let mut th = vec![0; self.space.len()];
@@ -339,6 +380,36 @@ impl OvProgram {
             th[self.space.constant(s)] = row[0];
         }
         Ok(th)
+    }
+
+    /// The schedule `th` (a point of `E`) as one affine expression per statement of
+    /// `program` (the program this formulation was built from), each over its
+    /// statement's domain space, as [`polyalloc_program::Statement::schedule`] holds it.
+    pub fn affine_schedules(&self, program: &Program, th: &[i64]) -> Result<Vec<AffExpr>, OvError> {
+        if program.statements.len() != self.statements.len() || th.len() != self.space.len() {
+            return Err(OvError::Input(format!("{}: a schedule of {} coefficients for {} statements", self.name, th.len(), program.statements.len())));
+        }
+        let mut out = Vec::new();
+        for (s, st) in program.statements.iter().enumerate() {
+            let sp = st.domain.space();
+            let mut a = AffExpr::zero(sp);
+            a.coeffs[0] = th[self.space.constant(s)];
+            for (i, p) in sp.params.iter().enumerate() {
+                let j = self.params.iter().position(|q| q == p).ok_or_else(|| OvError::Input(format!("statement `{}`: unknown parameter `{p}`", st.name)))?;
+                a.coeffs[1 + i] = th[self.space.param(s, j)];
+            }
+            for k in 0..sp.n_dim() {
+                a.coeffs[sp.dim_col(k)] = th[self.space.dim(s, k)];
+            }
+            out.push(a);
+        }
+        Ok(out)
+    }
+
+    /// `th` as a label, statement by statement as the paper writes schedules:
+    /// `S: 2*i + j`, `S1: 2*j, S2: 2*j + 1`.
+    pub fn schedule_label(&self, th: &[i64]) -> String {
+        self.schedule_strings(th).iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join(", ")
     }
 
     /// Prints `theta` per statement: `S: 2i + j`.

@@ -18,7 +18,7 @@
 //! of affine forms in `theta` (Eqs. 13, 14), exact over the rationals.
 
 use crate::geom::{eval_at_vertex, eval_on_ray, generators, Generators, Rows};
-use crate::model::OvProgram;
+use crate::model::OvFormulation;
 use crate::OvError;
 use polyalloc_formulation::farkas::{nonneg_on, FarkasOptions, ParamForm};
 use polyalloc_formulation::{BasicSet, Space, Tuple};
@@ -135,7 +135,7 @@ type RowsKey = (Vec<Vec<i64>>, Vec<Vec<i64>>);
 
 /// The engine: a program, a solver, caches.
 pub struct Engine<'a> {
-    pub prog: &'a OvProgram,
+    pub form: &'a OvFormulation,
     pub solver: &'a dyn Solver,
     pub opts: OvOptions,
     gens: RefCell<HashMap<RowsKey, Option<Generators>>>,
@@ -146,9 +146,9 @@ pub struct Engine<'a> {
 }
 
 impl<'a> Engine<'a> {
-    pub fn new(prog: &'a OvProgram, solver: &'a dyn Solver, opts: OvOptions) -> Self {
+    pub fn new(form: &'a OvFormulation, solver: &'a dyn Solver, opts: OvOptions) -> Self {
         Engine {
-            prog,
+            form,
             solver,
             opts,
             gens: RefCell::new(HashMap::new()),
@@ -159,7 +159,7 @@ impl<'a> Engine<'a> {
     }
 
     fn np(&self) -> usize {
-        self.prog.params.len()
+        self.form.params.len()
     }
 
     fn gens(&self, dom: &Rows, ncols: usize) -> Result<Option<Generators>, OvError> {
@@ -206,12 +206,12 @@ impl<'a> Engine<'a> {
     pub fn schedule_families(&self) -> Result<Vec<Family>, OvError> {
         let np = self.np();
         let mut out = Vec::new();
-        for d in &self.prog.dependences {
-            let ncols = self.prog.statements[d.consumer].ncols(np);
-            let mut coef = vec![vec![0; ncols]; self.prog.space.len()];
-            let ident: Vec<Vec<i64>> = (0..self.prog.statements[d.consumer].dims.len()).map(|k| crate::geom::unit(1 + np + k, ncols)).collect();
-            self.prog.add_theta(&mut coef, d.consumer, &ident, 1, ncols)?;
-            self.prog.add_theta(&mut coef, d.producer, &d.h, -1, ncols)?;
+        for d in &self.form.dependences {
+            let ncols = self.form.statements[d.consumer].ncols(np);
+            let mut coef = vec![vec![0; ncols]; self.form.space.len()];
+            let ident: Vec<Vec<i64>> = (0..self.form.statements[d.consumer].dims.len()).map(|k| crate::geom::unit(1 + np + k, ncols)).collect();
+            self.form.add_theta(&mut coef, d.consumer, &ident, 1, ncols)?;
+            self.form.add_theta(&mut coef, d.producer, &d.h, -1, ncols)?;
             let mut constant = vec![0; ncols];
             constant[0] = -1;
             out.push(Family { label: format!("schedule {}", d.name), ncols, domain: d.domain.clone(), coef, constant });
@@ -235,19 +235,19 @@ impl<'a> Engine<'a> {
     /// The storage (7) and write-order families of `array` for the vector `v`.
     pub fn storage_families(&self, array: &str, v: &[i64], strict: bool) -> Result<Vec<Family>, OvError> {
         let np = self.np();
-        let writers = self.prog.writers.get(array).cloned().ok_or_else(|| OvError::Input(format!("no statement writes array `{array}`")))?;
+        let writers = self.form.writers.get(array).cloned().ok_or_else(|| OvError::Input(format!("no statement writes array `{array}`")))?;
         for &t in &writers {
-            let dims = self.prog.statements[t].dims.len();
+            let dims = self.form.statements[t].dims.len();
             if v.len() != dims {
                 return Err(OvError::Input(format!("occupancy vector {v:?} of array `{array}`: expected {dims} components")));
             }
         }
         let mut out = Vec::new();
-        for d in &self.prog.dependences {
+        for d in &self.form.dependences {
             if !writers.contains(&d.producer) {
                 continue;
             }
-            let ncols = self.prog.statements[d.consumer].ncols(np);
+            let ncols = self.form.statements[d.consumer].ncols(np);
             // h(x) + v
             let hv: Vec<Vec<i64>> = d
                 .h
@@ -260,7 +260,7 @@ impl<'a> Engine<'a> {
                 })
                 .collect();
             for &t2 in &writers {
-                for piece in &self.prog.statements[t2].pieces {
+                for piece in &self.form.statements[t2].pieces {
                     let mut dom = d.domain.clone();
                     for row in &piece.eqs {
                         dom.eqs.push(crate::geom::subst(row, np, &hv, ncols)?);
@@ -268,18 +268,18 @@ impl<'a> Engine<'a> {
                     for row in &piece.ineqs {
                         dom.ineqs.push(crate::geom::subst(row, np, &hv, ncols)?);
                     }
-                    let mut coef = vec![vec![0; ncols]; self.prog.space.len()];
-                    self.prog.add_theta(&mut coef, t2, &hv, 1, ncols)?;
-                    let ident: Vec<Vec<i64>> = (0..self.prog.statements[d.consumer].dims.len()).map(|k| crate::geom::unit(1 + np + k, ncols)).collect();
-                    self.prog.add_theta(&mut coef, d.consumer, &ident, -1, ncols)?;
+                    let mut coef = vec![vec![0; ncols]; self.form.space.len()];
+                    self.form.add_theta(&mut coef, t2, &hv, 1, ncols)?;
+                    let ident: Vec<Vec<i64>> = (0..self.form.statements[d.consumer].dims.len()).map(|k| crate::geom::unit(1 + np + k, ncols)).collect();
+                    self.form.add_theta(&mut coef, d.consumer, &ident, -1, ncols)?;
                     let mut constant = vec![0; ncols];
                     constant[0] = -i64::from(strict);
-                    out.push(Family { label: format!("storage {} over {}", d.name, self.prog.statements[t2].name), ncols, domain: dom, coef, constant });
+                    out.push(Family { label: format!("storage {} over {}", d.name, self.form.statements[t2].name), ncols, domain: dom, coef, constant });
                 }
             }
         }
         for &t in &writers {
-            let ncols = self.prog.statements[t].ncols(np);
+            let ncols = self.form.statements[t].ncols(np);
             let lv: Vec<Vec<i64>> = (0..v.len())
                 .map(|k| {
                     let mut r = crate::geom::unit(1 + np + k, ncols);
@@ -288,10 +288,10 @@ impl<'a> Engine<'a> {
                 })
                 .collect();
             let ident: Vec<Vec<i64>> = (0..v.len()).map(|k| crate::geom::unit(1 + np + k, ncols)).collect();
-            for pt in &self.prog.statements[t].pieces {
+            for pt in &self.form.statements[t].pieces {
                 for &t2 in &writers {
-                    for p2 in &self.prog.statements[t2].pieces {
-                        let mut dom = self.prog.context_rows(ncols);
+                    for p2 in &self.form.statements[t2].pieces {
+                        let mut dom = self.form.context_rows(ncols);
                         dom.extend(pt);
                         for row in &p2.eqs {
                             dom.eqs.push(crate::geom::subst(row, np, &lv, ncols)?);
@@ -299,12 +299,12 @@ impl<'a> Engine<'a> {
                         for row in &p2.ineqs {
                             dom.ineqs.push(crate::geom::subst(row, np, &lv, ncols)?);
                         }
-                        let mut coef = vec![vec![0; ncols]; self.prog.space.len()];
-                        self.prog.add_theta(&mut coef, t2, &lv, 1, ncols)?;
-                        self.prog.add_theta(&mut coef, t, &ident, -1, ncols)?;
+                        let mut coef = vec![vec![0; ncols]; self.form.space.len()];
+                        self.form.add_theta(&mut coef, t2, &lv, 1, ncols)?;
+                        self.form.add_theta(&mut coef, t, &ident, -1, ncols)?;
                         let mut constant = vec![0; ncols];
                         constant[0] = -1;
-                        out.push(Family { label: format!("write order {} -> {}", self.prog.statements[t].name, self.prog.statements[t2].name), ncols, domain: dom, coef, constant });
+                        out.push(Family { label: format!("write order {} -> {}", self.form.statements[t].name, self.form.statements[t2].name), ncols, domain: dom, coef, constant });
                     }
                 }
             }
@@ -314,8 +314,8 @@ impl<'a> Engine<'a> {
 
     /// True when some dependence reads a value of `array`.
     pub fn is_read(&self, array: &str) -> bool {
-        let w = self.prog.writers.get(array).cloned().unwrap_or_default();
-        self.prog.dependences.iter().any(|d| w.contains(&d.producer))
+        let w = self.form.writers.get(array).cloned().unwrap_or_default();
+        self.form.dependences.iter().any(|d| w.contains(&d.producer))
     }
 
     fn eval(f: &Form, th: &[i64]) -> i128 {
@@ -341,8 +341,8 @@ impl<'a> Engine<'a> {
     }
 
     fn search(&self, array: &str, valid: &mut dyn FnMut(&[i64]) -> Result<bool, OvError>) -> Result<Found, OvError> {
-        let w = self.prog.writers.get(array).ok_or_else(|| OvError::Input(format!("no statement writes array `{array}`")))?;
-        let d = self.prog.statements[w[0]].dims.len();
+        let w = self.form.writers.get(array).ok_or_else(|| OvError::Input(format!("no statement writes array `{array}`")))?;
+        let d = self.form.statements[w[0]].dims.len();
         if !self.is_read(array) {
             // Sec. 4.6.1: "the minimal value of v might be 0": no value is ever read.
             return Ok(Found { vector: vec![0; d], manhattan: 0, evenness: 0, candidates: 0 });
@@ -364,7 +364,7 @@ impl<'a> Engine<'a> {
 
     /// `R` as a basic set over the schedule coefficients.
     pub fn theta_set(&self, forms: &[Form], eqs: &[Form]) -> Result<BasicSet, OvError> {
-        let names: Vec<&str> = self.prog.space.names.iter().map(String::as_str).collect();
+        let names: Vec<&str> = self.form.space.names.iter().map(String::as_str).collect();
         let mut b = BasicSet::universe(Space::set(&[], Tuple::anonymous(&names)));
         for f in forms {
             b.add_ineq_row(f.clone())?;
@@ -382,7 +382,7 @@ impl<'a> Engine<'a> {
         }
         let mut b = self.theta_set(&self.schedule_forms()?, &[])?;
         if b.is_marked_empty() || b.is_rationally_empty()? {
-            return Err(OvError::NoSchedule(self.prog.example.clone()));
+            return Err(OvError::NoSchedule(self.form.name.clone()));
         }
         b.remove_redundant()?;
         *self.schedule_set.borrow_mut() = Some(b.clone());
@@ -411,7 +411,7 @@ impl<'a> Engine<'a> {
         let ok = match self.solver.solve(&model, &self.opts.solve) {
             Ok(_) => true,
             Err(SolveError::Infeasible) => false,
-            Err(e) => return Err(OvError::Solver(e.to_string())),
+            Err(e) => return Err(OvError::Solver(e)),
         };
         self.implied.borrow_mut().insert(f.clone(), ok);
         Ok(ok)
@@ -484,12 +484,12 @@ impl Engine<'_> {
         }
         let mut set = self.theta_set(&forms, &[])?;
         if set.is_marked_empty() || set.is_rationally_empty()? {
-            return Err(OvError::NoSchedule(format!("{} with occupancy vectors {given:?}", self.prog.example)));
+            return Err(OvError::NoSchedule(format!("{} with occupancy vectors {given:?}", self.form.name)));
         }
         set.remove_redundant()?;
-        let printed = crate::print::paper_constraints(&set, &self.prog.space)?;
+        let printed = crate::print::paper_constraints(&set, &self.form.space)?;
         let (best_theta, latency) = self.best_schedule(&set)?;
-        Ok(ValidSchedules { constraints: printed, best: self.prog.schedule_strings(&best_theta), best_theta, latency, set })
+        Ok(ValidSchedules { constraints: printed, best: self.form.schedule_strings(&best_theta), best_theta, latency, set })
     }
 
     /// The schedule of `set` of least latency: minimise the parametric bound
@@ -498,11 +498,11 @@ impl Engine<'_> {
     /// constant, then the sum of |coefficients| of the schedule for a canonical answer).
     fn best_schedule(&self, set: &BasicSet) -> Result<(Vec<i64>, String), OvError> {
         let np = self.np();
-        let nt = self.prog.space.len();
+        let nt = self.form.space.len();
         const BOUND: i64 = 1000;
         let mut m = Model::new("ov_best_schedule");
-        let th: Vec<_> = (0..nt).map(|k| m.add_integer(format!("theta_{}", self.prog.space.names[k]), Some(-BOUND), Some(BOUND))).collect();
-        let lp: Vec<_> = (0..np).map(|p| m.add_integer(format!("l_{}", self.prog.params[p]), Some(-BOUND), Some(BOUND))).collect();
+        let th: Vec<_> = (0..nt).map(|k| m.add_integer(format!("theta_{}", self.form.space.names[k]), Some(-BOUND), Some(BOUND))).collect();
+        let lp: Vec<_> = (0..np).map(|p| m.add_integer(format!("l_{}", self.form.params[p]), Some(-BOUND), Some(BOUND))).collect();
         let l0 = m.add_integer("l_0", Some(-BOUND * 100), Some(BOUND * 100));
         let abs: Vec<_> = (0..nt).map(|k| m.add_integer(format!("abs_{k}"), Some(0), Some(BOUND))).collect();
         let form_expr = |row: &[i64]| -> LinExpr {
@@ -534,13 +534,13 @@ impl Engine<'_> {
         }
         // 0 <= Theta_S(y) <= L(n) on each domain piece (with the context).
         let mut cnt = 0;
-        for (s, st) in self.prog.statements.iter().enumerate() {
+        for (s, st) in self.form.statements.iter().enumerate() {
             let ncols = st.ncols(np);
             let ident: Vec<Vec<i64>> = (0..st.dims.len()).map(|k| crate::geom::unit(1 + np + k, ncols)).collect();
             let mut coef = vec![vec![0; ncols]; nt];
-            self.prog.add_theta(&mut coef, s, &ident, 1, ncols)?;
+            self.form.add_theta(&mut coef, s, &ident, 1, ncols)?;
             for piece in &st.pieces {
-                let mut dom = self.prog.context_rows(ncols);
+                let mut dom = self.form.context_rows(ncols);
                 dom.extend(piece);
                 let Some(g) = self.gens(&dom, ncols)? else { continue };
                 let mut pts: Vec<(Vec<i128>, Vec<i128>)> = Vec::new(); // (theta coefs, latency coefs [l_p..., l_0])
@@ -586,11 +586,11 @@ impl Engine<'_> {
         for &v in &abs {
             o3.add_term(v, 1);
         }
-        let sol = self.solver.lex_minimize(&m, &[o1, o2, o3], &self.opts.solve).map_err(|e| OvError::Solver(e.to_string()))?;
+        let sol = self.solver.lex_minimize(&m, &[o1, o2, o3], &self.opts.solve).map_err(OvError::Solver)?;
         let theta: Vec<i64> = th.iter().map(|&v| sol.solution.int_value(v)).collect();
         let lc: Vec<i64> = lp.iter().map(|&v| sol.solution.int_value(v)).collect();
         let l0v = sol.solution.int_value(l0);
-        Ok((theta, crate::fmt_linear(&lc, &self.prog.params, l0v)))
+        Ok((theta, crate::fmt_linear(&lc, &self.form.params, l0v)))
     }
 }
 
@@ -612,18 +612,18 @@ impl Engine<'_> {
     /// when the array has several writers (the overwriter then depends on `v`).
     pub fn symbolic_storage(&self, array: &str, strict: bool) -> Result<Option<Vec<SymForm>>, OvError> {
         let np = self.np();
-        let Some(w) = self.prog.writers.get(array) else { return Ok(None) };
+        let Some(w) = self.form.writers.get(array) else { return Ok(None) };
         let [t] = w.as_slice() else { return Ok(None) };
         let t = *t;
-        let d_t = self.prog.statements[t].dims.len();
+        let d_t = self.form.statements[t].dims.len();
         let to = |x: i128| i64::try_from(x).map_err(|_| crate::geom::ovf("symbolic storage form"));
         let mut out = Vec::new();
-        for d in self.prog.dependences.iter().filter(|d| d.producer == t) {
-            let ncols = self.prog.statements[d.consumer].ncols(np);
-            let mut coef = vec![vec![0; ncols]; self.prog.space.len()];
-            self.prog.add_theta(&mut coef, t, &d.h, 1, ncols)?;
-            let ident: Vec<Vec<i64>> = (0..self.prog.statements[d.consumer].dims.len()).map(|k| crate::geom::unit(1 + np + k, ncols)).collect();
-            self.prog.add_theta(&mut coef, d.consumer, &ident, -1, ncols)?;
+        for d in self.form.dependences.iter().filter(|d| d.producer == t) {
+            let ncols = self.form.statements[d.consumer].ncols(np);
+            let mut coef = vec![vec![0; ncols]; self.form.space.len()];
+            self.form.add_theta(&mut coef, t, &d.h, 1, ncols)?;
+            let ident: Vec<Vec<i64>> = (0..self.form.statements[d.consumer].dims.len()).map(|k| crate::geom::unit(1 + np + k, ncols)).collect();
+            self.form.add_theta(&mut coef, d.consumer, &ident, -1, ncols)?;
             let mut constant = vec![0; ncols];
             constant[0] = -i64::from(strict);
             let Some(g) = self.gens(&d.domain, ncols)? else { continue };
@@ -633,7 +633,7 @@ impl Engine<'_> {
                     base.push(to(eval_at_vertex(c, p)?)?);
                 }
                 let den = to(p.den)?;
-                out.push(SymForm { base, vterms: (0..d_t).map(|k| (self.prog.space.dim(t, k), den, k)).collect() });
+                out.push(SymForm { base, vterms: (0..d_t).map(|k| (self.form.space.dim(t, k), den, k)).collect() });
             }
             for r in &g.rays {
                 let mut base = vec![to(eval_on_ray(&constant, r)?)?];
@@ -644,9 +644,9 @@ impl Engine<'_> {
             }
         }
         // Write order: Theta_T(l + v) - Theta_T(l) - 1 = a_T . v - 1 (independent of l).
-        let mut base = vec![0; 1 + self.prog.space.len()];
+        let mut base = vec![0; 1 + self.form.space.len()];
         base[0] = -1;
-        out.push(SymForm { base, vterms: (0..d_t).map(|k| (self.prog.space.dim(t, k), 1, k)).collect() });
+        out.push(SymForm { base, vterms: (0..d_t).map(|k| (self.form.space.dim(t, k), 1, k)).collect() });
         Ok(Some(out))
     }
 
@@ -657,8 +657,8 @@ impl Engine<'_> {
     /// evenness `sum_{k<l} |u_k - u_l|`. `None` when the array has several writers.
     pub fn paper_ilp(&self, array: &str, th: Option<&[i64]>, strict: bool) -> Result<Option<Vec<i64>>, OvError> {
         let Some(forms) = self.symbolic_storage(array, strict)? else { return Ok(None) };
-        let w = self.prog.writers.get(array).ok_or_else(|| OvError::Input(format!("no statement writes `{array}`")))?;
-        let d = self.prog.statements[w[0]].dims.len();
+        let w = self.form.writers.get(array).ok_or_else(|| OvError::Input(format!("no statement writes `{array}`")))?;
+        let d = self.form.statements[w[0]].dims.len();
         let bound = self.opts.max_length;
         let mut m = Model::new(if th.is_some() { "ov_paper_ilp" } else { "aov_paper_ilp" });
         let v: Vec<_> = (0..d).map(|k| m.add_integer(format!("v{k}"), Some(-bound), Some(bound))).collect();
@@ -717,7 +717,7 @@ impl Engine<'_> {
         let objectives = if d > 1 { vec![len, even] } else { vec![len] };
         let sol = self.solver.lex_minimize(&m, &objectives, &self.opts.solve).map_err(|e| match e {
             SolveError::Infeasible => OvError::NotFound(format!("array `{array}`: the paper's integer program has no solution with |v_k| <= {bound}")),
-            e => OvError::Solver(e.to_string()),
+            e => OvError::Solver(e),
         })?;
         Ok(Some(v.iter().map(|&x| sol.solution.int_value(x)).collect()))
     }

@@ -9,21 +9,21 @@
 //! the condition is taken on the interior of the iteration space (boundaries ignored).
 
 use crate::solve::{candidates, evenness, Found};
-use crate::model::OvProgram;
+use crate::model::OvFormulation;
 use crate::OvError;
 use polyalloc_ilp::{Cmp, LinExpr, Model, SolveError, SolveOptions, Solver};
 
 /// The dependence distances of `array` when it is a uniform stencil (one writer, every
 /// dependence on it a self-dependence `h(x) = x - d`), deduplicated.
-pub fn stencil_distances(prog: &OvProgram, array: &str) -> Result<Vec<Vec<i64>>, OvError> {
-    let np = prog.params.len();
-    let w = prog.writers.get(array).ok_or_else(|| OvError::Input(format!("no statement writes `{array}`")))?;
+pub fn stencil_distances(form: &OvFormulation, array: &str) -> Result<Vec<Vec<i64>>, OvError> {
+    let np = form.params.len();
+    let w = form.writers.get(array).ok_or_else(|| OvError::Input(format!("no statement writes `{array}`")))?;
     let [t] = w.as_slice() else {
         return Err(OvError::Unsupported(format!("UOV: `{array}` is written by several statements (Strout et al. consider one)")));
     };
-    let d = prog.statements[*t].dims.len();
+    let d = form.statements[*t].dims.len();
     let mut out: Vec<Vec<i64>> = Vec::new();
-    for dep in prog.dependences.iter().filter(|x| x.producer == *t) {
+    for dep in form.dependences.iter().filter(|x| x.producer == *t) {
         if dep.consumer != *t {
             return Err(OvError::Unsupported(format!("UOV: `{array}` is read by another statement (not a stencil)")));
         }
@@ -70,7 +70,7 @@ fn in_semigroup(solver: &dyn Solver, gens: &[Vec<i64>], target: &[i64], opts: &S
     match solver.solve(&m, opts) {
         Ok(_) => Ok(true),
         Err(SolveError::Infeasible) => Ok(false),
-        Err(e) => Err(OvError::Solver(e.to_string())),
+        Err(e) => Err(OvError::Solver(e)),
     }
 }
 

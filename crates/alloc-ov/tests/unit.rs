@@ -80,3 +80,65 @@ fn linear_forms_print_like_the_paper() {
     assert_eq!(fmt_linear(&[-1, 2], &n(&["i", "j"]), 0), "-i + 2*j");
     assert_eq!(fmt_linear(&[0, 0], &n(&["i", "j"]), 0), "0");
 }
+
+#[test]
+fn errors_map_to_method_errors_by_type() {
+    use polyalloc_alloc::MethodError;
+    use polyalloc_alloc_ov::OvError;
+    use polyalloc_ilp::SolveError;
+    // The solver's kind survives (a time limit is not an infeasibility).
+    let e: MethodError = OvError::Solver(SolveError::TimeLimitNoIncumbent).into();
+    assert!(matches!(e, MethodError::Solver(SolveError::TimeLimitNoIncumbent)));
+    assert_eq!(e.kind(), "solver");
+    let e: MethodError = OvError::Unsupported("two writers".into()).into();
+    assert!(matches!(e, MethodError::NotApplicable(_)));
+    let e: MethodError = OvError::Input("ov.statement_arrays".into()).into();
+    assert!(matches!(e, MethodError::BadInput(_)));
+    let e: MethodError = OvError::NotFound("no vector".into()).into();
+    assert!(matches!(e, MethodError::Method(_)));
+}
+
+#[test]
+fn random_legal_orders_are_legal_and_differ() {
+    // Example 1 (Fig. 1) at m = n = 4: every drawn order runs every instance once and
+    // computes the program's values (one location per cell), and two seeds give two
+    // different orders.
+    use polyalloc_alloc_ov::{random_legal_trace, sequential};
+    use polyalloc_program::exec::{Executor, Storage};
+    let ex = polyalloc_suite::Example::load(&polyalloc_suite::default_dir().join("ov-example1.json")).unwrap();
+    let program = sequential(&ex.program_model().unwrap().unwrap()).unwrap();
+    let exec = Executor::with_hash_bodies(program.clone());
+    let params = [4, 4];
+    let a = random_legal_trace(&program, &params, 1).unwrap();
+    let b = random_legal_trace(&program, &params, 2).unwrap();
+    assert_ne!(a, b);
+    for t in [a, b] {
+        assert_eq!(t.len(), 16);
+        let report = exec.compare(&params, &t, &Storage::new()).unwrap();
+        assert!(report.ok(), "{}", report.summary());
+    }
+}
+
+#[test]
+fn details_read_back_as_written() {
+    // What a record carries (`details_of`) deserialises into the same typed struct.
+    use polyalloc_alloc_ov::{read_details, AovDetails, InducedDetails, Modulation, PaperIlp, ScheduleRef};
+    let d = AovDetails {
+        aov: vec![2, 1],
+        manhattan: 3,
+        evenness: 2,
+        candidates: 7,
+        mapping: InducedDetails {
+            printed_paper: "A[2*j - i + m]".into(),
+            printed: "A[2*j - i + m - 2]".into(),
+            projection: vec![vec![-1, 2]],
+            modulation: Modulation { y: vec![1, 0], gcd: 1 },
+        },
+        paper_ilp: PaperIlp::Solved { vector: vec![2, 1], valid_on_exact_domains: true },
+        is_uov: None,
+        schedules: vec![ScheduleRef { label: "S: i".into(), statements: [("S".to_string(), "[m, n] -> { S[i, j] -> [i] }".to_string())].into() }],
+    };
+    let written = polyalloc_alloc::details_of(&d);
+    assert!(written.contains_key("printed_paper") && !written.contains_key("is_uov"));
+    assert_eq!(read_details::<AovDetails>(&written).unwrap(), d);
+}

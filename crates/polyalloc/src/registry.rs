@@ -23,6 +23,9 @@ pub fn registry() -> &'static Registry {
         r.register(Box::new(OnConflictSets(polyalloc_alloc_lattice::LatticeH1::default())));
         r.register(Box::new(OnConflictSets(polyalloc_alloc_lattice::LatticeH2::default())));
         r.register(Box::new(OnConflictSets(polyalloc_alloc_lattice::Lattice::default())));
+        r.register(Box::new(polyalloc_alloc_ov::Ov));
+        r.register(Box::new(polyalloc_alloc_ov::Aov));
+        r.register(Box::new(polyalloc_alloc_ov::Uov));
         r.register(Box::new(polyalloc_sched::ScheduleMethod));
         r.register(Box::new(crate::best::Best::new(|| registry().all().collect())));
         r

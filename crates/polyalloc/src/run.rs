@@ -408,8 +408,9 @@ fn verify_outcome_with(
         }
     }
     let execution = if outcome.executions.is_empty() { None } else { Some(execute(&outcome.executions)?) };
-    // An execution is evidence at its instances only: it never makes a result "proven".
-    let all_proven = execution.is_none() && verified_under.iter().all(|(_, v)| *v == Verification::Proven);
+    // A mapping proven under every obligation is proven, executions being additional
+    // evidence; an answer whose only evidence is an execution holds at its instances.
+    let all_proven = !verified_under.is_empty() && verified_under.iter().all(|(_, v)| *v == Verification::Proven);
     let verification = if all_proven {
         Verification::Proven
     } else {
