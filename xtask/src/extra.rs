@@ -69,7 +69,7 @@ pub trait PaperModule {
 
 /// Every paper module, in paper order.
 pub fn paper_modules() -> Vec<Box<dyn PaperModule>> {
-    vec![]
+    vec![Box::new(flow::FlowPaper)]
 }
 
 /// Every method of this kind, in paper order.
@@ -77,7 +77,6 @@ pub fn registry() -> Vec<Box<dyn ExampleMethod>> {
     vec![
         Box::new(ov::OvMethod),
         Box::new(sched::Schedule),
-        Box::new(flow::Flow),
     ]
 }
 

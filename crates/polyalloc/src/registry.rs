@@ -23,6 +23,7 @@ pub fn registry() -> &'static Registry {
         r.register(Box::new(OnConflictSets(polyalloc_alloc_lattice::LatticeH1::default())));
         r.register(Box::new(OnConflictSets(polyalloc_alloc_lattice::LatticeH2::default())));
         r.register(Box::new(OnConflictSets(polyalloc_alloc_lattice::Lattice::default())));
+        r.register(Box::new(polyalloc_alloc_flow::Flow));
         r.register(Box::new(crate::best::Best));
         r
     })
