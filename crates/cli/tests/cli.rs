@@ -214,11 +214,10 @@ fn unknown_backend_method_array_params() {
 
 #[test]
 fn metadata_only_and_no_array_files_are_input_errors() {
-    for id in ["pugh-example1"] {
-        let out = run(&["allocate", &suite_file(id)]);
-        assert_eq!(out.status.code(), Some(1), "{id}");
-        assert!(text(&out.stderr).contains(id), "{}", text(&out.stderr));
-    }
+    let id = "pugh-example1";
+    let out = run(&["allocate", &suite_file(id)]);
+    assert_eq!(out.status.code(), Some(1), "{id}");
+    assert!(text(&out.stderr).contains(id), "{}", text(&out.stderr));
 }
 
 /// The network-flow method (003) runs from the CLI: Fig. 1's A contracted to two
