@@ -2,13 +2,23 @@
 //! min-cost network flow. Expected values come from the paper (Sec. 1 / Fig. 1 for
 //! Example 1; Sec. 4.1-4.5 and Fig. 8 for Example 2), from the bench-suite files'
 //! independently derived data (`simplified`, `derived_optimum`, computed by a separate
-//! script, bench-suite/README.md section 10), or from brute force in this file.
+//! script, bench-suite/README.md section 10), or from brute force in this file. The
+//! method runs through the facade (`polyalloc::run`): its mappings are checked by the
+//! exact checker under the fused schedule and the contracted loops are executed by the
+//! one executor of `polyalloc_program`.
 
+use polyalloc::run::{execute, Failure};
+use polyalloc::{backend, registry, run, Input, MethodError, RunOptions, Status, Verification};
+use polyalloc_alloc::{ExecutionCheck, Order, StoragePlan};
 use polyalloc_alloc_flow::algorithm::{self, Node};
-use polyalloc_alloc_flow::exec::Program;
-use polyalloc_alloc_flow::storage::{self, Storage};
-use polyalloc_alloc_flow::{check, ilp, solve, vecs, FlowError, LoopSequence};
+use polyalloc_alloc_flow::check::{self, LdgCheck};
+use polyalloc_alloc_flow::details::Evidence;
+use polyalloc_alloc_flow::method::Prepared;
+use polyalloc_alloc_flow::model::FlowProgram;
+use polyalloc_alloc_flow::storage::{self, StorageKind};
+use polyalloc_alloc_flow::{ilp, solve, vecs, FlowDetails, FlowError, LoopSequence};
 use polyalloc_formulation::Polynomial;
+use polyalloc_program::exec::Storage as ExecStorage;
 use polyalloc_suite::Example;
 use std::collections::BTreeMap;
 
@@ -183,98 +193,235 @@ fn flow_and_ilp_agree_on_every_backend() {
     }
 }
 
-/// Fig. 1, Fig. 3, LL18 and Jacobi executed: the shifted, fused, contracted loops compute
-/// bit-identical values with exactly M . s cells per region.
+fn input(id: &str) -> Input {
+    polyalloc::load(&polyalloc::suite_dir().join(format!("{id}.json"))).expect("bench-suite file")
+}
+
+fn details(outcome: &polyalloc::Outcome) -> FlowDetails {
+    FlowDetails::from_details(&outcome.details).expect("typed flow details")
+}
+
+/// Fig. 1, Fig. 3 / Fig. 8, LL18 and Jacobi through the facade: every local array's
+/// mapping (Fig. 1's two scalars `A[I mod 2]`, Fig. 8's `ZA1(1:2)` and `ZB1(1:JN)`) is
+/// proven valid for its conflict set under the fused schedule, and the shifted, fused,
+/// contracted loops (the coalesced loop and the fused nest of Fig. 8, with the
+/// linearised storage of Sec. 5 and with the reported mappings) read exactly the values
+/// of the original loops at every instance, with `M . s` cells per region.
 #[test]
-fn contracted_loops_compute_identical_values() {
-    for id in ["flow-example1", "flow-example2", "flow-ll18", "flow-jacobi"] {
-        let (ex, seq) = load(id);
-        let r = solve(&seq).unwrap();
-        for inst in &ex.instances {
-            let c = check::check_instance(&seq, &r, inst).unwrap();
-            assert!(c.exec_error.is_none(), "{id} {inst:?}: {:?}", c.exec_error);
-            // Both the coalesced loop and the fused nest of Fig. 8 were executed.
-            assert!(c.runs.iter().any(|(l, _)| l.ends_with("/coalesced")));
-            assert!(c.runs.iter().any(|(l, _)| l.ends_with("/fused-nest")));
-            for (label, run) in &c.runs {
-                assert!(run.report.ok(), "{id} {inst:?} {label}: {:?}", run.report.first_problem);
-                assert!(run.report.values > 0 && run.report.identical == run.report.values);
-                assert_eq!(run.report.cells[&run.storage.array], c.memory[&run.storage.array], "{id} {label}");
+fn contracted_loops_are_verified_and_executed() {
+    let flow = registry().get("flow").expect("registered");
+    let b = backend("microlp").expect("built-in backend");
+    for (id, expect) in [
+        ("flow-example1", vec![("A", "A[I mod 2]", "2", StorageKind::Integer)]),
+        ("flow-example2", vec![("ZA", "ZA[J mod 2]", "2", StorageKind::Projected), ("ZB", "ZB[(J - K) mod JN]", "JN", StorageKind::Integer)]),
+        ("flow-ll18", vec![("ZA", "ZA[J mod 2]", "2", StorageKind::Projected), ("ZB", "ZB[(J - K) mod JN]", "JN", StorageKind::Integer)]),
+        ("flow-jacobi", vec![("B", "B[(I - J) mod (N - 1)]", "N - 1", StorageKind::Integer)]),
+    ] {
+        let input = input(id);
+        let targets = flow.targets(&input).expect("applies");
+        assert_eq!(targets, expect.iter().map(|e| e.0.to_string()).collect::<Vec<_>>(), "{id}");
+        for (array, mapping, size, kind) in expect {
+            let v = run(&input, flow, array, &b, RunOptions::default()).unwrap_or_else(|e| panic!("{id} {array}: {e}"));
+            let m = v.outcome.mapping.as_ref().expect("a mapping");
+            assert_eq!(m.to_string(), mapping, "{id}");
+            assert_eq!(v.size.as_ref().map(|p| p.to_string()).as_deref(), Some(size), "{id} {array}");
+            let d = details(&v.outcome);
+            assert_eq!(d.memory[array], size, "{id}: the mapping has M . s cells");
+            assert_eq!(d.storage_kind, Some(kind), "{id} {array}");
+            // The exact checker proved it under the fused schedule (for every parameter
+            // value where the run-time condition holds).
+            assert_eq!(v.verified_under.len(), 1, "{id} {array}");
+            assert_eq!(v.verified_under[0].1, Verification::Proven, "{id} {array}");
+            // And the facade executed both orders at the 3 instances, with the linearised
+            // storage and (when they differ) with the reported mappings.
+            let ex = v.execution.as_ref().expect("executed");
+            let storages = if kind == StorageKind::Integer && id == "flow-example1" { 1 } else { 2 };
+            assert!(ex.identical && ex.instances == 2 * storages * 3, "{id} {array}: {}", ex.summary);
+            for label in ["coalesced fused loop (Sec. 3), Sec. 5 linearised storage", "fused nest (Fig. 8), Sec. 5 linearised storage"] {
+                assert!(ex.summary.contains(label), "{id}: {}", ex.summary);
             }
+            // The ILP cross-check ran at every instance and agrees.
+            assert!(d.instances.iter().all(|i| i.ilp.as_ref().is_some_and(|a| a.agrees)), "{id}");
+            assert_eq!(v.ilps.iter().filter(|s| s.model == "flow-problem1").count(), 3, "{id}");
         }
     }
 }
 
-/// The execution check can fail: one cell fewer than M . s for any contracted array
-/// (others unchanged) is detected (bench-suite README: "one fewer fails").
+/// The evidence can fail: one cell fewer than `M . s` for any contracted array is
+/// detected by the executor (and refuted by the exact checker), and so is fusion
+/// without the shifts whenever shifting is needed (Lemma 2). Bench-suite README:
+/// "one fewer fails".
 #[test]
-fn one_cell_fewer_is_detected() {
+fn one_cell_fewer_and_unshifted_fusion_are_detected() {
+    let flow = registry().get("flow").expect("registered");
+    let b = backend("microlp").expect("built-in backend");
     for (id, inst) in [("flow-example1", vec![("N", 5)]), ("flow-example2", vec![("JN", 6), ("KN", 5)]), ("flow-jacobi", vec![("N", 5)])] {
-        let (_, seq) = load(id);
-        let r = solve(&seq).unwrap();
-        let values: BTreeMap<String, i64> = inst.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-        let base: BTreeMap<String, Storage> = seq.regions.iter().map(|g| (g.array.clone(), storage::derive(&seq, &r, &g.array).unwrap().remove(0))).collect();
-        let prog = Program::new(&seq, &values).unwrap();
-        let original = prog.run_original().unwrap();
-        let s = seq.coalescing_at(&values).unwrap();
-        let shifts: Vec<i64> = r.shifts.iter().map(|p| vecs::dot(p, &s).unwrap() as i64).collect();
-        assert!(prog.run_contracted(&shifts, &base, &original).unwrap().ok(), "{id}");
-        for a in base.keys() {
-            let mut smaller = base.clone();
-            let st = smaller.get_mut(a).unwrap();
-            st.modulus = st.modulus.checked_sub(&Polynomial::constant(1)).unwrap();
-            let rep = prog.run_contracted(&shifts, &smaller, &original).unwrap();
-            assert!(!rep.ok(), "{id}: {a} with one cell fewer still passed");
+        let input = input(id);
+        let prep = Prepared::new(&input.example).expect("prepared");
+        let values: Vec<i64> = prep.seq.params.iter().map(|p| inst.iter().find(|(k, _)| k == p).expect("value").1).collect();
+        let fp = prep.model.as_ref().expect("program model");
+        let r = &prep.result;
+        let check = |storage: ExecStorage, order: Order| ExecutionCheck {
+            label: "test".into(),
+            program: fp.program.clone(),
+            reduction_arrays: Vec::new(),
+            order,
+            storage: StoragePlan::Fixed(storage),
+            instances: vec![values.clone()],
+        };
+        let linearised = |smaller: Option<&str>| -> ExecStorage {
+            prep.storages
+                .iter()
+                .map(|(a, l)| {
+                    let mut st = l.as_ref().expect("storage")[0].clone();
+                    if smaller == Some(a.as_str()) {
+                        st.modulus = st.modulus.checked_sub(&Polynomial::constant(1)).unwrap();
+                    }
+                    (a.clone(), st.mapping_at(&prep.seq.params, &values).unwrap())
+                })
+                .collect()
+        };
+        let coalesced = Order::Time(fp.coalesced_time(&prep.seq, &r.shifts));
+        execute(&[check(linearised(None), coalesced.clone())]).unwrap_or_else(|e| panic!("{id}: {e}"));
+        for a in prep.storages.keys() {
+            let failure = execute(&[check(linearised(Some(a)), coalesced.clone())]).expect_err("one cell fewer");
+            assert!(matches!(failure, Failure::ExecutionDiffers(_)), "{id} {a}: {failure}");
+            // The exact checker refutes the reported mapping with one cell fewer too.
+            let v = run(&input, flow, a, &b, RunOptions::default()).expect("verified");
+            let mut m = v.outcome.mapping.clone().expect("mapping");
+            let modulus = m.rows[0].modulus.as_mut().expect("folded");
+            modulus.coeffs[0] -= 1;
+            let problem = &v.outcome.obligations[0].problem;
+            let verdict = polyalloc_alloc::verify(problem, &m, b.solver.as_ref(), "flow");
+            assert!(matches!(verdict, Err(polyalloc::AllocError::Invalid { .. })), "{id} {a}: {verdict:?}");
         }
         // Unshifted fusion is wrong whenever shifting is needed (Lemma 2).
         if r.shifting_needed {
-            let zero = vec![0; shifts.len()];
-            assert!(!prog.run_contracted(&zero, &base, &original).unwrap().ok(), "{id} without shifts");
+            let zero = vec![vec![0; prep.seq.depth]; prep.seq.nests.len()];
+            let unshifted = Order::Time(fp.coalesced_time(&prep.seq, &zero));
+            let failure = execute(&[check(ExecStorage::new(), unshifted)]).expect_err("illegal fusion");
+            assert!(matches!(failure, Failure::ExecutionDiffers(_)), "{id}: {failure}");
         }
     }
 }
 
-/// Assumptions: LL14's IR has two write references (Assumption 2 fails, reported); a
-/// local write without a use breaks Assumption 1; the condition (3, 4) < b is false
-/// for b = (4, 4).
+/// Assumptions: LL14's IR has two write references (Assumption 2 fails: no storage, the
+/// run is not applicable); its other arrays have a storage but the loops have indirect
+/// subscripts (`EX(IX(K))`, `RH(IR(K))`), which the program model cannot express, so
+/// nothing can verify them (`not-applicable`, `unverifiable`, the flow solution still in
+/// the details). A local write without a use breaks Assumption 1 (static part); a value
+/// written and never read breaks its dynamic part, checked on the program. The
+/// condition (3, 4) < b is false for b = (4, 4).
 #[test]
 fn assumptions_and_conditions() {
     let (ex, seq) = load("flow-ll14");
     assert_eq!(algorithm::assumption2_violations(&seq), vec!["IR".to_string()]);
     assert!(matches!(storage::derive(&seq, &solve(&seq).unwrap(), "IR"), Err(FlowError::Assumption { number: 2, .. })));
+    let flow = registry().get("flow").expect("registered");
+    let b = backend("microlp").expect("built-in backend");
+    let ll14 = input("flow-ll14");
+    let e = run(&ll14, flow, "IR", &b, RunOptions::default()).expect_err("no storage for IR");
+    assert!(matches!(e.failure, Failure::Method(MethodError::NotApplicable(_))), "{e}");
+    let e = run(&ll14, flow, "IX", &b, RunOptions::default()).expect_err("nothing to verify IX with");
+    assert!(matches!(e.failure, Failure::Unverifiable(_)), "{e}");
+    assert_eq!(e.failure.status(), Status::NotApplicable);
+    let d = details(e.outcome.as_ref().expect("outcome"));
+    assert!(!d.shifting_needed && d.fusion.all_loops_fused);
+    assert!(matches!(&d.execution, Evidence::NotGiven { reason } if reason.contains("EX(IX(K))")), "{:?}", d.execution);
+    assert!(matches!(FlowProgram::build(&seq, ex.context.as_deref()), Err(FlowError::NotAffine { .. })));
     // Drop every flow edge of w1,2 (XI): its values become unused.
-    let mut flow = ex.extra["flow"].clone();
-    let edges = flow["edges"].as_array_mut().unwrap();
+    let mut flow_section = ex.extra["flow"].clone();
+    let edges = flow_section["edges"].as_array_mut().unwrap();
     edges.retain(|e| e["write"].as_str() != Some("w1,2"));
-    let seq2 = LoopSequence::from_json(&flow, &ex.params).unwrap();
+    let seq2 = LoopSequence::from_json(&flow_section, &ex.params).unwrap();
     assert!(matches!(solve(&seq2), Err(FlowError::Assumption { number: 1, .. })));
     // An edge from a later nest to an earlier one is bad input.
-    let mut flow = ex.extra["flow"].clone();
-    flow["edges"][0]["from"] = "L3".into();
-    assert!(matches!(LoopSequence::from_json(&flow, &ex.params), Err(FlowError::Input { .. })));
+    let mut flow_section = ex.extra["flow"].clone();
+    flow_section["edges"][0]["from"] = "L3".into();
+    assert!(matches!(LoopSequence::from_json(&flow_section, &ex.params), Err(FlowError::Input { .. })));
+    // Example 1 with L2 reading A(I - 1) only: A(N) is written and never read
+    // (Assumption 1, dynamic part), which makes the method not applicable.
+    let mut ex1 = input("flow-example1").example;
+    ex1.extra.get_mut("flow").unwrap()["nests"][1]["body"][0] = "E(I) = A(I - 1)".into();
+    assert!(matches!(Prepared::new(&ex1), Err(FlowError::Assumption { number: 1, .. })));
+    let e = run(&Input::new(ex1), flow, "A", &b, RunOptions::default()).expect_err("Assumption 1");
+    assert!(matches!(e.failure, Failure::Method(MethodError::NotApplicable(_))), "{e}");
     let (_, seq) = load("flow-example2");
     let r = solve(&seq).unwrap();
     assert!(!r.condition.holds(&[4, 4]));
     assert!(r.condition.holds(&[4, 5]));
 }
 
-/// Dependence analysis by executing the original loops (value-based flow, anti, output
-/// dependences) finds exactly the LDG of the file (Fig. 3(b) for Example 2), at every
-/// instance. LL14 is not executable (intrinsics) and reports why.
+/// The file's LDG equals the dependences of polyalloc's one dependence analysis
+/// (memory-based flow, anti and output dependences of the program, 002 Sec. 3) at every
+/// instance (Fig. 3(b) for Example 2); removing an edge from the file is detected.
 #[test]
-fn ldg_recomputed_by_execution_equals_file() {
+fn ldg_of_the_file_equals_the_dependence_analysis() {
+    let b = backend("microlp").expect("built-in backend");
     for id in ["flow-example1", "flow-example2", "flow-ll18", "flow-jacobi"] {
         let (ex, seq) = load(id);
-        for inst in &ex.instances {
-            assert_eq!(check::ldg_matches(&seq, inst), Ok(()), "{id} {inst:?}");
-        }
+        let fp = FlowProgram::build(&seq, ex.context.as_deref()).unwrap();
+        assert_eq!(check::ldg_check(&fp, &seq, b.solver.as_ref(), &ex.instances), LdgCheck::Matches { instances: ex.instances.len() }, "{id}");
     }
-    // Removing an edge from the file is detected.
     let (ex, _) = load("flow-example2");
     let mut flow = ex.extra["flow"].clone();
     flow["edges"].as_array_mut().unwrap().pop();
     let seq = LoopSequence::from_json(&flow, &ex.params).unwrap();
-    assert!(check::ldg_matches(&seq, &ex.instances[0]).is_err());
-    let (ex, seq) = load("flow-ll14");
-    assert!(check::ldg_matches(&seq, &ex.instances[0]).unwrap_err().contains("intrinsic"));
+    let fp = FlowProgram::build(&seq, ex.context.as_deref()).unwrap();
+    match check::ldg_check(&fp, &seq, b.solver.as_ref(), &ex.instances) {
+        LdgCheck::Differs { computed_not_in_file, in_file_not_computed, .. } => {
+            assert_eq!(computed_not_in_file, vec!["anti L2 -> L4 on ZQ distance [0, -1]".to_string()]);
+            assert!(in_file_not_computed.is_empty());
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The program model of Example 2: one statement per nest, the original schedule
+/// `[i, K, J, 0]`, `ZA(J - 1, K)` read as an affine access, `ZA(2:JN, 2:KN)` a fold
+/// region (its `ZA(1, K)` stays in the array), the non-local written arrays live-out.
+#[test]
+fn example2_in_the_program_model() {
+    let (ex, seq) = load("flow-example2");
+    let fp = FlowProgram::build(&seq, ex.context.as_deref()).unwrap();
+    let p = &fp.program;
+    assert_eq!(p.statements.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), vec!["L1_1", "L2_1", "L3_1", "L4_1"]);
+    assert_eq!(fp.local_write, vec![Some(0), Some(1), None, None]);
+    let l3 = &p.statements[2];
+    let sched: Vec<i64> = l3.schedule.iter().map(|e| e.eval(&[10, 10], &[3, 4]).unwrap()).collect();
+    assert_eq!(sched, vec![2, 3, 4, 0]);
+    let za: Vec<Vec<i64>> = l3.reads.iter().filter(|a| a.array == "ZA").map(|a| a.cell_at(&[10, 10], &[3, 2]).unwrap()).collect();
+    assert_eq!(za, vec![vec![2, 3], vec![1, 3]]);
+    let region = p.fold_region("ZA").expect("fold region");
+    assert!(region.contains(&[10, 10], &[2, 3]).unwrap() && !region.contains(&[10, 10], &[1, 3]).unwrap());
+    let live: Vec<&str> = p.live_out.iter().filter_map(|s| s.space().output.name.as_deref()).collect();
+    assert_eq!(live, vec!["ZP", "ZQ"]);
+    // The storage at an instance is an ordinary modular mapping (Fig. 8:
+    // MOD((JN - 1)*(K - 2) + J - 1, JN) up to a constant, here JN = 10).
+    let r = solve(&seq).unwrap();
+    let zb = storage::derive(&seq, &r, "ZB").unwrap();
+    assert_eq!(zb[0].kind, StorageKind::Linearized);
+    assert_eq!(zb[0].mapping_at(&seq.params, &[10, 10]).unwrap().to_string(), "ZB[(J + 9K) mod 10]");
+}
+
+/// The comparisons the paper rows make on the typed details (xtask's paper module):
+/// Example 2's printed shifts and flow (Sec. 4.5) are optimal on our G0/G2, shifted
+/// shifts are infeasible, and (16) on the paper's own q gives (-1, -3) (the erratum).
+#[test]
+fn details_compare_the_papers_intermediate_results() {
+    let flow = registry().get("flow").expect("registered");
+    let b = backend("microlp").expect("built-in backend");
+    let v = run(&input("flow-example2"), flow, "ZB", &b, RunOptions::default()).expect("verified");
+    let d = details(&v.outcome);
+    let shifts = |p: [[i64; 2]; 4]| -> BTreeMap<String, Vec<i64>> { ["L1", "L2", "L3", "L4"].iter().map(|n| n.to_string()).zip(p.iter().map(|v| v.to_vec())).collect() };
+    assert_eq!(d.objective_for_shifts(&shifts([[1, 0], [0, 0], [1, 0], [1, 0]])), Some(vec![1, 3]));
+    // L2 shifted ahead of L3 and L4 breaks the L-edges of distance (-1, 0).
+    assert_eq!(d.objective_for_shifts(&shifts([[1, 0], [1, 0], [1, 0], [1, 0]])), None);
+    let arc = |f: &str, t: &str| (f.to_string(), t.to_string(), 1);
+    let paper_flow = [arc("L1", "L3"), arc("L2", "L4"), arc("L3", "L1(1)"), arc("L4", "L2(1)")];
+    assert_eq!(d.compare_flow(&paper_flow), polyalloc_alloc_flow::details::FlowComparison::SameObjective);
+    assert_eq!(d.compare_flow(&paper_flow[..3]), polyalloc_alloc_flow::details::FlowComparison::Differ);
+    let q: BTreeMap<String, Vec<i64>> =
+        [("L1", [1, 0]), ("L2", [0, 0]), ("L3", [1, 0]), ("L4", [1, 0]), ("L1(1)", [1, 2]), ("L2(1)", [1, 1])].iter().map(|(k, v)| (k.to_string(), v.to_vec())).collect();
+    assert_eq!(d.problem2_objective_for(&q), Some(vec![-1, -3]));
 }

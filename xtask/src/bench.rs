@@ -26,9 +26,6 @@ pub struct Options {
 /// Runs the benchmark. The results file holds the records of the first run of each
 /// combination and one [`BenchRecord`] per combination.
 pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile, XtaskError> {
-    if opts.reproduce.method.trim() == "flow" {
-        return bench_flow::only(opts); // paper 003: network flow vs ILP backends
-    }
     let repeat = opts.repeat.max(1);
     let methods = polyalloc::registry().select(&opts.reproduce.method)?;
     let backends = facade::backends(&opts.reproduce.backend)?;
@@ -110,7 +107,9 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
             }
         }
     }
-    bench_flow::extend(opts, &mut out)?;
+    // Paper 003's network flow against the ILP backends, on the loop sequences a
+    // selected method ran on.
+    bench_flow::extend(opts, inputs.iter().zip(&plans).filter(|(_, p)| !p.is_empty()).map(|(i, _)| &i.example), &mut out)?;
     Ok(out)
 }
 

@@ -1,7 +1,9 @@
 //! `cargo xtask bench` for method `flow` (paper 003): the network flow algorithm
 //! against the LP/ILP backends on the same problem.
 //!
-//! For every example with a `flow` section (subject to `--only`):
+//! For every example that is a loop sequence of paper 003 (its `flow` section reads as a
+//! `polyalloc_alloc_flow::LoopSequence`) and that a selected method ran on (`bench`
+//! passes those; `--only` and `--method` select as for every method):
 //! * method `flow`, backend `network-simplex`: the whole of Algorithm 1 (G0, G1, G2,
 //!   network simplex on vector costs, recovery of Problems 3-0), symbolic in the
 //!   parameters, timed K times;
@@ -10,7 +12,8 @@
 //!   when its optimum equals the flow's `sum M . s` at that instance.
 //!
 //! The size column is the total contracted memory (symbolic for the flow, its value at
-//! the instance for the ILP). Runs when `--method` is `all` or `flow`.
+//! the instance for the ILP). The registry's `flow` records themselves (one per local
+//! array, each a full verified run) are benched like every other method's.
 //!
 //! Caveat when reading the times: in the dev profile, workspace crates (the flow
 //! algorithm) are compiled at opt-level 0 while dependencies (microlp) get opt-level 2;
@@ -18,45 +21,27 @@
 //! intermediate problem and its checks) once for all instances, the ILP one instance.
 //! `cargo bench -p polyalloc-alloc-flow` compares both optimised.
 
-use crate::reproduce::load_examples;
 use crate::XtaskError;
 use polyalloc_alloc_flow::{algorithm, ilp, vecs, LoopSequence};
 use crate::results::{BenchRecord, ResultsFile, Spread};
 use polyalloc::run;
+use polyalloc_suite::Example;
 use std::time::Instant;
 
-/// True when `--method` selects `flow`.
-pub fn selected(method: &str) -> bool {
-    method.split(',').map(str::trim).any(|m| m == "all" || m == "flow")
-}
-
-/// Runs only the flow comparison (`--method flow`).
-pub fn only(opts: &crate::bench::Options) -> Result<ResultsFile, XtaskError> {
-    let mut out = ResultsFile::new(
-        &format!("cargo xtask bench --backend {} --method flow --repeat {}", opts.reproduce.backend, opts.repeat.max(1)),
-        &crate::workspace_root(),
-    );
-    extend(opts, &mut out)?;
-    Ok(out)
-}
-
-/// Appends the flow-vs-ILP bench records to `out`.
-pub fn extend(opts: &crate::bench::Options, out: &mut ResultsFile) -> Result<(), XtaskError> {
-    if !selected(&opts.reproduce.method) {
-        return Ok(());
-    }
+/// Appends the flow-vs-ILP bench records of the loop sequences among `examples` to `out`.
+pub fn extend<'a>(opts: &crate::bench::Options, examples: impl Iterator<Item = &'a Example>, out: &mut ResultsFile) -> Result<(), XtaskError> {
     let repeat = opts.repeat.max(1);
     let backends = run::backends(&opts.reproduce.backend)?;
-    for ex in load_examples(&opts.reproduce.suite, &opts.reproduce.only)? {
-        let Some(section) = ex.extra.get("flow") else { continue };
-        let Some(inst) = run::largest_instance(&ex) else { continue };
-        let seq = match LoopSequence::from_json(section, &ex.params) {
-            Ok(seq) => seq,
+    for ex in examples {
+        let seq = match LoopSequence::of_example(ex) {
+            Ok(Some(seq)) => seq,
+            Ok(None) => continue, // not a loop sequence of paper 003
             Err(e) => {
                 out.skipped.push(format!("{}: flow: {e}", ex.id));
                 continue;
             }
         };
+        let Some(inst) = run::largest_instance(ex) else { continue };
         let mut times = Vec::new();
         let mut solved = None;
         for _ in 0..repeat {

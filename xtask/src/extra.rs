@@ -70,13 +70,12 @@ pub trait PaperModule {
 
 /// Every paper module, in paper order.
 pub fn paper_modules() -> Vec<Box<dyn PaperModule>> {
-    vec![Box::new(ov::OvPaper), Box::new(sched::Sched)]
+    vec![Box::new(ov::OvPaper), Box::new(sched::Sched), Box::new(flow::FlowPaper)]
 }
 
 /// Every method of this kind, in paper order.
 pub fn registry() -> Vec<Box<dyn ExampleMethod>> {
     vec![
-        Box::new(flow::Flow),
     ]
 }
 

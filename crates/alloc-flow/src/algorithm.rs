@@ -129,7 +129,7 @@ impl FlowResult {
 
 /// Assumption 1's static part: every local write has at least one flow dependence
 /// (its values are useful). The dynamic part (distinct elements, every value read) is
-/// checked by execution in [`crate::exec`].
+/// checked on the program model in [`crate::check::assumption1_at`].
 pub fn check_assumption1(seq: &LoopSequence) -> Result<()> {
     for (w, wr) in seq.writes.iter().enumerate() {
         if !seq.edges.iter().any(|e| e.write == Some(w)) {
@@ -394,33 +394,4 @@ pub fn solve(seq: &LoopSequence) -> Result<FlowResult> {
         shifting_needed,
         network: net,
     })
-}
-
-/// Problem 1's objective (11) for given shifts: each `M_{i,k}` is the lexicographic
-/// maximum of `p_j + d_e + o_e - p_i` over its M-edges. `None` when an L-edge
-/// constraint (12) is violated (the shifts do not allow fusion). Used to check that a
-/// different set of shifts (e.g. the paper's) is equally optimal.
-pub fn objective_for_shifts(seq: &LoopSequence, g0: &G0, shifts: &[Vector]) -> Result<Option<(Vector, Vec<Vector>)>> {
-    let n = seq.depth;
-    let zero = vec![0; n];
-    for e in &g0.l_edges {
-        let rel = vecs::add(&vecs::sub(&shifts[e.to], &shifts[e.from])?, &e.distance)?;
-        if vecs::lex_cmp(&rel, &zero) == Ordering::Less {
-            return Ok(None);
-        }
-    }
-    let mut m: Vec<Option<Vector>> = vec![None; seq.writes.len()];
-    for e in &g0.m_edges {
-        let need = vecs::add(&vecs::sub(&shifts[e.to], &shifts[e.from])?, &e.extended)?;
-        let slot = &mut m[e.write];
-        if slot.as_ref().is_none_or(|cur| vecs::lex_cmp(&need, cur) == Ordering::Greater) {
-            *slot = Some(need);
-        }
-    }
-    let m: Vec<Vector> = m.into_iter().map(|v| v.unwrap_or_else(|| zero.clone())).collect();
-    let mut total = zero.clone();
-    for v in &m {
-        total = vecs::add(&total, v)?;
-    }
-    Ok(Some((total, m)))
 }

@@ -169,6 +169,12 @@ fn parse_region(field: &str, text: &str) -> Result<(String, Vec<(Polynomial, Pol
 }
 
 impl LoopSequence {
+    /// The loop sequence of an example: its `flow` section read and validated; `None`
+    /// when the example has no `flow` section.
+    pub fn of_example(ex: &polyalloc_alloc::Example) -> Result<Option<LoopSequence>> {
+        ex.extra.get("flow").map(|section| LoopSequence::from_json(section, &ex.params)).transpose()
+    }
+
     /// Reads and validates the `flow` section. `params` are the example's parameters.
     pub fn from_json(value: &serde_json::Value, params: &[String]) -> Result<LoopSequence> {
         let spec: FlowSpec = serde_json::from_value(value.clone()).map_err(|e| input("flow", e.to_string()))?;

@@ -13,8 +13,9 @@
 //! 1. Assumptions 1-3 (Sec. 3.3): Assumption 1's static part (every local write is
 //!    used) and Assumption 2 (one write reference per local array) are checked on the
 //!    input; Assumption 1's dynamic part (distinct elements, every value read, region
-//!    written before read) by executing the original loops ([`exec`]); Assumption 3
-//!    becomes the run-time condition `sum_e |d_e| < b`.
+//!    written before read) on the program model at every instance
+//!    ([`check::assumption1_at`]); Assumption 3 becomes the run-time condition
+//!    `sum_e |d_e| < b`.
 //! 2. G0 (Sec. 4.1: L-edges, M-edges), G1 (Sec. 4.2: sinks, supplies `h`), lexical
 //!    heights (Fig. 5) and G2 with non-negative costs `c'' = z_j - z_i + c'` (Sec. 4.3).
 //! 3. Problem 4, (23)-(25), by network simplex ([`simplex`]; the choice over Fig. 6's
@@ -30,43 +31,45 @@
 //! solution (Lemma 7, (27), the Problem 4 objective and Problem 0's constraints); the
 //! conditions of every comparison made are reported separately.
 //!
-//! The LDG is taken from the file; [`check::ldg_matches`] recomputes it by executing
-//! the original loops (dependence analysis by enumeration at an instance) and reports
-//! any difference.
-//!
-//! Cross-checks: Problem 1 at each concrete instance as an ILP through any
-//! [`polyalloc_ilp::Solver`] ([`ilp`]), whose optimum must equal the flow's
-//! `sum M . s`; and executable contraction ([`exec`]): the original loops and the
-//! shifted, fused (coalesced) loop with every local region contracted to a modular
-//! buffer derived from the solution (Sec. 5: linearised subscript modulo `M . s`) are
-//! interpreted, and every value computed must be bit-identical.
+//! The method `flow` ([`Flow`], a [`polyalloc_alloc::Method`], registered in the
+//! `polyalloc` facade) runs this per local array and returns, for the facade to check
+//! (it never checks itself, see [`method`]):
+//! * the contracted storage of Sec. 5 as a modular mapping ([`storage`]);
+//! * its conflict set under the fused schedule of Fig. 8, from the loops in polyalloc's
+//!   one program model ([`model`]: each statement of each nest a
+//!   `polyalloc_program::Statement`), for the exact checker;
+//! * runs of the shifted, fused (coalesced, and Fig. 8's nest) and contracted loops for
+//!   the one executor (`polyalloc_program::exec`, hash bodies: every value read is
+//!   compared), with the linearised storage of Sec. 5 and with the reported mappings;
+//! * its typed details ([`FlowDetails`]), including Problem 1 solved as an ILP at every
+//!   instance through the run's solver ([`ilp`]; its optimum must equal the flow's
+//!   `sum M . s`) and the file's LDG against polyalloc's dependence analysis of the
+//!   program ([`check::ldg_check`]).
 //!
 //! Design decisions and deviations from the paper (network simplex instead of Fig. 6,
 //! the two reported conditions, the coalesced execution order, projected mappings,
 //! LL14 not executed, the Problem 2 objective erratum) are listed with their reasons in
 //! `crates/alloc-flow/README.md` and in the module docs.
 //!
-//! Keys of `Record::details` written by the xtask adapter (method `flow`): `shifts`
-//! (nest -> p_i), `M` (write id -> M_{i,k}), `memory` (array -> polynomial M . s),
-//! `memory_before` (array -> local region size), `total_memory`, `condition` (printed
-//! `(c1, .., cn) < b`), `condition_vector`, `assumption3`, `solution_condition`,
-//! `comparison_condition`, `comparisons`, `assumption2_violations`, `shifting_needed`,
-//! `problem_objectives`, `lexical_heights`, `problem3_y`, `problem2_q`,
-//! `problem4_flow`, `pivots`, `g0`, `region`, `storage` (the derived storages and how
-//! they were derived), `instances` (per instance: trip counts, condition, flow
-//! objective, memory, the backend's ILP optimum and agreement, execution reports),
-//! `execution_failure` / `execution_not_run` when applicable.
+//! Module dependencies (no cycles): `error` <- `vecs` <- `input`; `simplex` <-
+//! `algorithm` <- `ilp`; `expr` <- `model`; `algorithm` and `model` <- `storage` and
+//! `check` <- `details` <- `method`.
 
 pub mod algorithm;
 pub mod check;
+pub mod details;
 pub mod error;
-pub mod exec;
+pub mod expr;
 pub mod ilp;
 pub mod input;
+pub mod method;
+pub mod model;
 pub mod simplex;
 pub mod storage;
 pub mod vecs;
 
 pub use algorithm::{solve, FlowResult};
+pub use details::FlowDetails;
 pub use error::{FlowError, Result};
 pub use input::LoopSequence;
+pub use method::Flow;

@@ -16,23 +16,32 @@
 //! [`StorageKind::Integer`], an exact rewriting of the linearised storage. When some
 //! coefficient cannot be reduced (e.g. `JN - 1` modulo the constant 2), the
 //! [`StorageKind::Projected`] candidate drops those coefficients; it is NOT implied by
-//! the solution and is accepted only when execution confirms it at every instance.
+//! the solution and is accepted only because the facade confirms it: the exact checker
+//! under the fused schedule (when that is the coalesced order) and the executions of the
+//! contracted loops at every instance.
+//!
+//! At concrete parameter values every storage is an ordinary [`ModularMapping`] with
+//! integer coefficients ([`Storage::mapping_at`]): that is what the executor runs for the
+//! linearised storage; the integer and projected candidates are the same mapping at
+//! every instance ([`Storage::mapping`]).
 
+use crate::algorithm::FlowResult;
 use crate::error::{FlowError, Result};
-use crate::exec::{parse_expr, Expr};
+use crate::expr::{affine, parse_expr, Expr};
 use crate::input::LoopSequence;
-use crate::FlowResult;
-use polyalloc_formulation::Polynomial;
-use std::collections::HashMap;
+use crate::model::affine_of;
+use polyalloc_formulation::{AffExpr, ModularMapping, Polynomial, Space, StorageRow, Tuple};
+use serde::{Deserialize, Serialize};
 
 /// How a storage was derived.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum StorageKind {
     /// Sec. 5: linearised subscript modulo the size (coefficients may be symbolic).
     Linearized,
     /// The same with every coefficient reduced to an integer modulo the size.
     Integer,
-    /// Non-reducible coefficients dropped; validated by execution only.
+    /// Non-reducible coefficients dropped; not implied by the solution, checked only.
     Projected,
 }
 
@@ -42,7 +51,7 @@ impl StorageKind {
         match self {
             StorageKind::Linearized => "linearized (Sec. 5)",
             StorageKind::Integer => "integer hyperplane (exact reduction of Sec. 5)",
-            StorageKind::Projected => "projected (non-reducible coefficients dropped; execution-checked)",
+            StorageKind::Projected => "projected (non-reducible coefficients dropped; checked, not implied)",
         }
     }
 }
@@ -60,12 +69,37 @@ pub struct Storage {
 }
 
 impl Storage {
-    /// Coefficients and modulus at an instance.
-    pub fn at(&self, params: &HashMap<String, i64>) -> Result<(Vec<i64>, i64)> {
-        let env: Vec<(&str, i64)> = params.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-        let conv = |v: i128| i64::try_from(v).map_err(|_| FlowError::Overflow("storage coefficient".into()));
+    /// Coefficients and modulus at an instance (`values` of `params`).
+    pub fn at(&self, params: &[String], values: &[i64]) -> Result<(Vec<i64>, i64)> {
+        let env: Vec<(&str, i64)> = params.iter().map(String::as_str).zip(values.iter().copied()).collect();
+        let conv = |v: i128| i64::try_from(v).map_err(|_| FlowError::Overflow("a storage coefficient".into()));
         let coefs = self.coefs.iter().map(|c| conv(c.eval(&env)?)).collect::<Result<Vec<_>>>()?;
         Ok((coefs, conv(self.modulus.eval(&env)?)?))
+    }
+    /// The storage at an instance as an ordinary modular mapping over `params` (every
+    /// coefficient and the modulus are integers once the parameters are known): what
+    /// the executor runs for the linearised storage of Sec. 5.
+    pub fn mapping_at(&self, params: &[String], values: &[i64]) -> Result<ModularMapping> {
+        let (coefs, m) = self.at(params, values)?;
+        if m < 1 {
+            return Err(FlowError::Internal(format!("{}: contracted size {m} at {values:?} is not positive", self.array)));
+        }
+        self.mapping_with(params, coefs, |psp| Some(AffExpr::constant(psp, m)))
+            .ok_or_else(|| FlowError::Internal("modulus".into()))?
+    }
+    /// The storage as a modular mapping for every parameter value: when every
+    /// coefficient is an integer and the modulus is affine in the parameters
+    /// ([`StorageKind::Integer`], [`StorageKind::Projected`]); `None` otherwise.
+    pub fn mapping(&self, params: &[String]) -> Option<Result<ModularMapping>> {
+        let h = self.hyperplane()?;
+        self.mapping_with(params, h, |psp| affine_of(&self.modulus, psp))
+    }
+    fn mapping_with(&self, params: &[String], hyperplane: Vec<i64>, modulus: impl Fn(&Space) -> Option<AffExpr>) -> Option<Result<ModularMapping>> {
+        let pr: Vec<&str> = params.iter().map(String::as_str).collect();
+        let psp = Space::set(&pr, Tuple::anonymous(&[]));
+        let modulus = modulus(&psp)?;
+        let dims: Vec<&str> = self.dims.iter().map(String::as_str).collect();
+        Some(ModularMapping::new(&pr, Tuple::new(&self.array, &dims), vec![StorageRow { hyperplane, modulus: Some(modulus) }]).map_err(FlowError::from))
     }
     /// Integer hyperplane, when every coefficient is a constant.
     pub fn hyperplane(&self) -> Option<Vec<i64>> {
@@ -117,7 +151,7 @@ fn constant_of(p: &Polynomial) -> Option<i64> {
 /// Reads a unit-stride write reference: for each array dimension d, the loop level k
 /// and sign sigma with `x_d = sigma * i_k + const`.
 fn signed_permutation(seq: &LoopSequence, reference: &str) -> Result<(String, Vec<(usize, i64)>)> {
-    let bad = |why: &str| FlowError::Exec(format!("write reference `{reference}`: {why} (Sec. 5 covers unit-stride writes)"));
+    let bad = |why: &str| FlowError::Contraction(format!("write reference `{reference}`: {why} (Sec. 5 contracts unit-stride writes)"));
     let Expr::Ref(name, subs) = parse_expr(reference)? else {
         return Err(bad("not an array reference"));
     };
@@ -128,21 +162,14 @@ fn signed_permutation(seq: &LoopSequence, reference: &str) -> Result<(String, Ve
     let mut out = Vec::new();
     let mut used = vec![false; n];
     for sub in &subs {
-        let at = |point: &[i64]| -> Result<i64> {
-            let env: HashMap<String, i64> = seq.index_names.iter().cloned().zip(point.iter().copied()).collect();
-            crate::exec::eval_subscript(sub, &env).map_err(|_| bad("subscripts must be affine in the loop indices only"))
-        };
-        let base = at(&vec![0; n])?;
+        let coeffs = affine(sub, &seq.index_names).ok_or_else(|| bad("subscripts must be affine in the loop indices only"))?;
         let mut found = None;
-        for k in 0..n {
-            let mut e = vec![0; n];
-            e[k] = 1;
-            let c = at(&e)? - base;
-            if c != 0 {
+        for (k, c) in coeffs[1..].iter().enumerate() {
+            if *c != 0 {
                 if c.abs() != 1 || found.is_some() {
                     return Err(bad("each subscript must be +-index + constant"));
                 }
-                found = Some((k, c));
+                found = Some((k, *c));
             }
         }
         let (k, c) = found.ok_or_else(|| bad("a subscript does not depend on any loop index"))?;
@@ -165,7 +192,7 @@ pub fn derive(seq: &LoopSequence, result: &FlowResult, array: &str) -> Result<Ve
     let w = ws[0];
     let (name, perm) = signed_permutation(seq, &seq.writes[w].reference)?;
     if name != array {
-        return Err(FlowError::Exec(format!("write `{}` is not to {array}", seq.writes[w].reference)));
+        return Err(crate::error::input("local_writes", format!("write `{}` is not to {array}", seq.writes[w].reference)));
     }
     let dims: Vec<String> = perm.iter().map(|(k, _)| seq.index_names[*k].clone()).collect();
     let modulus = result.memory_of_write(seq, w)?;

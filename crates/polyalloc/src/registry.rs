@@ -27,6 +27,7 @@ pub fn registry() -> &'static Registry {
         r.register(Box::new(polyalloc_alloc_ov::Aov));
         r.register(Box::new(polyalloc_alloc_ov::Uov));
         r.register(Box::new(polyalloc_sched::ScheduleMethod));
+        r.register(Box::new(polyalloc_alloc_flow::Flow));
         r.register(Box::new(crate::best::Best::new(|| registry().all().collect())));
         r
     })

@@ -20,10 +20,13 @@
 //! * Storage: by default every array cell has its own location. A
 //!   [`polyalloc_formulation::ModularMapping`] per array (from any allocator) folds
 //!   cells onto locations; a read of a cell not yet written in the run reads the
-//!   array's initial value (an input), a later read reads the location.
+//!   array's initial value (an input), a later read reads the location. When the
+//!   program gives the array a fold region ([`Program::fold_regions`]), only the cells
+//!   inside it are folded; the others keep a location of their own.
 //! * Comparison: every read of every instance (by statement, iteration and read
-//!   index), and every live-out cell (all written cells of unmapped arrays; the
-//!   program's `live_out` cells of mapped arrays) at the end.
+//!   index), and every live-out cell (all written cells of unmapped arrays and, of a
+//!   mapped array, its written cells outside its fold region; the program's `live_out`
+//!   cells of mapped arrays) at the end.
 //!
 //! Values are `i64`; bodies should use wrapping arithmetic.
 //!
@@ -59,7 +62,7 @@
 
 use crate::error::{ProgramError, Result};
 use crate::model::Program;
-use polyalloc_formulation::ModularMapping;
+use polyalloc_formulation::{ModularMapping, Set};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
@@ -271,18 +274,47 @@ impl fmt::Debug for Executor {
     }
 }
 
+/// A storage location: the array, whether the cell is folded by the array's mapping,
+/// and the mapped cell (folded) or the cell itself (not folded).
+type Location = (String, bool, Vec<i64>);
+
 struct Memory<'s> {
     storage: &'s Storage,
+    regions: &'s [Set],
     params: &'s [i64],
-    cells: HashMap<(String, Vec<i64>), i64>,
+    cells: HashMap<Location, i64>,
     written: HashSet<(String, Vec<i64>)>,
 }
 
+/// True when `point` is in `set` at `params`; pieces without existential variables are
+/// tested by evaluating their rows (the executor asks once per access).
+fn set_contains(set: &Set, params: &[i64], point: &[i64]) -> Result<bool> {
+    if set.pieces().iter().any(|p| p.n_local() > 0) {
+        return Ok(set.contains(params, point)?);
+    }
+    let row: Vec<i64> = std::iter::once(1).chain(params.iter().copied()).chain(point.iter().copied()).collect();
+    let eval = |r: &Vec<i64>| -> i128 { r.iter().zip(&row).map(|(&a, &b)| a as i128 * b as i128).sum() };
+    Ok(set
+        .pieces()
+        .iter()
+        .any(|p| p.equalities().iter().all(|r| eval(r) == 0) && p.inequalities().iter().all(|r| eval(r) >= 0)))
+}
+
+/// True when `cell` of `array` is folded by a mapping of the array: every cell, or the
+/// cells of its fold region when the program gives one.
+fn in_fold_region(regions: &[Set], params: &[i64], array: &str, cell: &[i64]) -> Result<bool> {
+    match regions.iter().find(|s| s.space().output.name.as_deref() == Some(array)) {
+        Some(r) if r.space().n_dim() == cell.len() => set_contains(r, params, cell),
+        Some(r) => Err(ProgramError::Invalid(format!("the fold region of `{array}` has {} dimensions, the array {}", r.space().n_dim(), cell.len()))),
+        None => Ok(true),
+    }
+}
+
 impl<'s> Memory<'s> {
-    fn location(&self, array: &str, cell: &[i64]) -> Result<Vec<i64>> {
+    fn location(&self, array: &str, cell: &[i64]) -> Result<Location> {
         match self.storage.get(array) {
-            Some(m) => Ok(m.apply(self.params, cell)?),
-            None => Ok(cell.to_vec()),
+            Some(m) if in_fold_region(self.regions, self.params, array, cell)? => Ok((array.to_string(), true, m.apply(self.params, cell)?)),
+            _ => Ok((array.to_string(), false, cell.to_vec())),
         }
     }
     fn read(&self, array: &str, cell: &[i64]) -> Result<i64> {
@@ -291,7 +323,7 @@ impl<'s> Memory<'s> {
         }
         let loc = self.location(array, cell)?;
         self.cells
-            .get(&(array.to_string(), loc))
+            .get(&loc)
             .copied()
             .ok_or_else(|| ProgramError::Exec(format!("location of written cell {array}{cell:?} holds no value")))
     }
@@ -397,7 +429,7 @@ impl Executor {
     /// read index) and the final memory.
     #[allow(clippy::type_complexity)]
     fn run_raw<'s>(
-        &self,
+        &'s self,
         params: &'s [i64],
         trace: &Trace,
         storage: &'s Storage,
@@ -405,6 +437,7 @@ impl Executor {
     ) -> Result<(HashMap<(usize, Vec<i64>, usize), i64>, Memory<'s>)> {
         let mut mem = Memory {
             storage,
+            regions: &self.program.fold_regions,
             params,
             cells: HashMap::new(),
             written: HashSet::new(),
@@ -449,17 +482,17 @@ impl Executor {
                     }
                 }
             }
-            let mut locs: HashSet<(String, Vec<i64>)> = HashSet::new();
+            let mut locs: HashSet<Location> = HashSet::new();
             for (array, cell, v) in pending {
                 let loc = mem.location(&array, &cell)?;
-                if step.len() > 1 && !locs.insert((array.clone(), loc.clone())) {
+                if step.len() > 1 && !locs.insert(loc.clone()) {
                     report.push(Mismatch::WriteConflict {
                         array: array.clone(),
-                        location: loc.clone(),
+                        location: loc.2.clone(),
                         step: si,
                     });
                 }
-                mem.cells.insert((array.clone(), loc), v);
+                mem.cells.insert(loc, v);
                 mem.written.insert((array, cell));
             }
         }
@@ -541,7 +574,7 @@ impl Executor {
         let mut written: Vec<&(String, Vec<i64>)> = orig_mem.written.iter().collect();
         written.sort();
         for (array, cell) in written {
-            let live = if storage.contains_key(array) {
+            let live = if storage.contains_key(array) && in_fold_region(&self.program.fold_regions, params, array, cell)? {
                 let mut any = false;
                 for s in &self.program.live_out {
                     if s.space().output.name.as_deref() == Some(array.as_str())

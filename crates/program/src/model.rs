@@ -172,6 +172,13 @@ pub struct Program {
     pub statements: Vec<Statement>,
     /// Live-out cells, one set per array (`[N] -> { A[t, i] : i = N or t = N }`).
     pub live_out: Vec<Set>,
+    /// Fold regions, at most one set per array (`[N] -> { A[i] : 1 <= i <= N }`): the
+    /// cells a storage mapping of that array folds. The executor stores the other cells
+    /// of a folded array at a location of their own, as a transformed program that
+    /// contracts only a region of an array does (003 Sec. 5: the local region `R` becomes
+    /// a small array `R'`, accesses outside it, e.g. `ZA(1, K)`, still go to `ZA`). An
+    /// array without a fold region is folded entirely. Empty for most programs.
+    pub fold_regions: Vec<Set>,
 }
 
 impl Program {
@@ -181,7 +188,7 @@ impl Program {
         if c.space().n_dim() != 0 {
             return Err(ProgramError::Invalid("the context constrains parameters only: `[N] -> { : ... }`".into()));
         }
-        Ok(Program { params: c.space().params.clone(), context: c, statements: vec![], live_out: vec![] })
+        Ok(Program { params: c.space().params.clone(), context: c, statements: vec![], live_out: vec![], fold_regions: vec![] })
     }
     /// Adds a statement (its parameters must be declared in the context).
     pub fn add_statement(&mut self, s: Statement) -> Result<()> {
@@ -201,6 +208,29 @@ impl Program {
         }
         self.live_out.push(s);
         Ok(())
+    }
+
+    /// Declares the fold region of an array (see [`Program::fold_regions`]): a set of
+    /// cells of one named array, over the program's parameters; one per array.
+    pub fn add_fold_region(&mut self, cells: Set) -> Result<()> {
+        let sp = cells.space();
+        let Some(name) = sp.output.name.clone().filter(|_| !sp.is_map()) else {
+            return Err(ProgramError::Invalid("a fold region is a set of cells of a named array".into()));
+        };
+        if self.fold_region(&name).is_some() {
+            return Err(ProgramError::Invalid(format!("array `{name}` already has a fold region")));
+        }
+        if let Some(p) = sp.params.iter().find(|p| !self.params.contains(p)) {
+            return Err(ProgramError::Invalid(format!("the fold region of `{name}` uses undeclared parameter `{p}`")));
+        }
+        let pieces = cells.pieces().iter().map(|p| p.align_params(&self.params)).collect::<polyalloc_formulation::Result<Vec<_>>>()?;
+        self.fold_regions.push(Set::from_pieces(sp.with_params(self.params.clone()), pieces)?);
+        Ok(())
+    }
+
+    /// The fold region of `array`, if it has one.
+    pub fn fold_region(&self, array: &str) -> Option<&Set> {
+        self.fold_regions.iter().find(|s| s.space().output.name.as_deref() == Some(array))
     }
 
     pub fn array_dims(&self, array: &str) -> Result<usize> {
