@@ -89,8 +89,7 @@ pub fn load_examples(suite: &std::path::Path, only: &[String]) -> Result<Vec<Exa
 /// Runs the reproduction and returns the results (records, paper rows, skipped items).
 /// `progress` is advanced once per run.
 pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile, XtaskError> {
-    let extras = crate::extra::registry();
-    let (methods, extra_selected) = split_methods(&extras, &opts.method)?;
+    let methods = polyalloc::registry().select(&opts.method)?;
     let backends = run::backends(&opts.backend)?;
     let examples = load_examples(&opts.suite, &opts.only)?;
     let mut out = ResultsFile::new(&format!("cargo xtask reproduce --backend {} --method {}", opts.backend, opts.method), &crate::workspace_root());
@@ -113,8 +112,7 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
         })
         .collect();
     if let Some(pb) = progress {
-        let total: usize = plans.iter().map(|p| p.iter().map(|(_, ts)| ts.len() * backends.len()).sum::<usize>()).sum::<usize>()
-            + examples.iter().map(|e| extras.iter().filter(|m| m.applies(e)).count()).sum::<usize>();
+        let total: usize = plans.iter().map(|p| p.iter().map(|(_, ts)| ts.len() * backends.len()).sum::<usize>()).sum::<usize>();
         pb.set_length(total as u64);
     }
     let selected_methods: BTreeSet<&str> = methods.iter().map(|m| m.name()).collect();
@@ -168,79 +166,39 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
             Err(_) => {}
         }
     }
-    for ((ex, input), plan) in examples.iter().zip(&inputs).zip(&plans) {
-        if run::is_metadata_only(ex) {
-            out.skipped.push(format!("{}: metadata only", ex.id));
-            continue;
-        }
-        let extra_applies = extras.iter().any(|m| m.applies(ex) && m.names().iter().any(|n| extra_selected.contains(n)));
-        if plan.is_empty() && !extra_applies && !methods.is_empty() {
-            out.skipped.push(format!("{}: no selected method applies", ex.id));
-        }
-        out.paper.extend(paper_rows(ex, input, &out.records, &selected_methods, &backends, opts.time_limit));
-        for pm in crate::extra::paper_modules() {
-            let chosen: Vec<&str> = pm.names().iter().copied().filter(|n| selected_methods.contains(n)).collect();
-            if pm.applies(ex) && !chosen.is_empty() {
-                let recs: Vec<Record> = out.records.iter().filter(|r| r.example == ex.id).cloned().collect();
-                out.paper.extend(pm.paper_rows(ex, &chosen, &recs, &backends, opts.time_limit));
+    // The paper rows of each example (the checker's verdicts on the papers' own
+    // mappings, the program papers' comparisons), in parallel, collected in order.
+    let records = &out.records;
+    let per_example: Vec<(Vec<String>, Vec<PaperRow>)> = examples
+        .par_iter()
+        .zip(&inputs)
+        .zip(&plans)
+        .map(|((ex, input), plan)| {
+            let mut skipped = Vec::new();
+            let mut rows = Vec::new();
+            if run::is_metadata_only(ex) {
+                skipped.push(format!("{}: metadata only", ex.id));
+                return (skipped, rows);
             }
-        }
-        for m in &extras {
-            if !m.applies(ex) {
-                continue;
+            if plan.is_empty() && !methods.is_empty() {
+                skipped.push(format!("{}: no selected method applies", ex.id));
             }
-            let chosen: Vec<&str> = m.names().iter().copied().filter(|n| extra_selected.contains(n)).collect();
-            if chosen.is_empty() {
-                continue;
+            rows.extend(paper_rows(ex, input, records, &selected_methods, &backends, opts.time_limit));
+            for pm in crate::extra::paper_modules() {
+                let chosen: Vec<&str> = pm.names().iter().copied().filter(|n| selected_methods.contains(n)).collect();
+                if pm.applies(ex) && !chosen.is_empty() {
+                    let recs: Vec<Record> = records.iter().filter(|r| r.example == ex.id).cloned().collect();
+                    rows.extend(pm.paper_rows(input, &chosen, &recs, &backends, opts.time_limit));
+                }
             }
-            if let Some(pb) = progress {
-                pb.set_message(format!("{} {}", ex.id, chosen.join(",")));
-            }
-            let r = m.run(ex, &chosen, &backends, opts.time_limit);
-            out.records.extend(r.records);
-            out.paper.extend(r.paper);
-            out.skipped.extend(r.skipped);
-            if let Some(pb) = progress {
-                pb.inc(1);
-            }
-        }
+            (skipped, rows)
+        })
+        .collect();
+    for (skipped, rows) in per_example {
+        out.skipped.extend(skipped);
+        out.paper.extend(rows);
     }
     Ok(out)
-}
-
-/// Splits a `--method` selection (`all`, a name, `a,b`) into methods of the registry
-/// and names of [`crate::extra`] methods; an unknown name is an input error listing both.
-pub fn split_methods(
-    extras: &[Box<dyn crate::extra::ExampleMethod>],
-    spec: &str,
-) -> Result<(Vec<&'static dyn Method>, BTreeSet<&'static str>), XtaskError> {
-    let registry = polyalloc::registry();
-    let extra_names: Vec<&'static str> = extras.iter().flat_map(|m| m.names().iter().copied()).collect();
-    if spec.trim() == "all" {
-        return Ok((registry.select("all")?, extra_names.into_iter().collect()));
-    }
-    let mut names = Vec::new();
-    let mut chosen = BTreeSet::new();
-    for n in spec.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-        match extra_names.iter().find(|e| **e == n) {
-            Some(e) => {
-                chosen.insert(*e);
-            }
-            None if registry.get(n).is_some() => names.push(n),
-            None => {
-                return Err(XtaskError::Input(format!(
-                    "--method: unknown method `{n}`; available: {}, {}",
-                    registry.names().join(", "),
-                    extra_names.join(", ")
-                )))
-            }
-        }
-    }
-    let methods = if names.is_empty() { Vec::new() } else { registry.select(&names.join(","))? };
-    if methods.is_empty() && chosen.is_empty() {
-        return Err(XtaskError::Input("--method: no method selected".into()));
-    }
-    Ok((methods, chosen))
 }
 
 fn one_line(s: &str) -> String {
@@ -313,7 +271,7 @@ pub fn paper_rows(
     // The paper's own baseline size, the numerator of its improvement ratios (001 Table 1).
     // Entries of crate::extra methods are written by those methods.
     let extra_names: Vec<&str> =
-        crate::extra::names().into_iter().chain(crate::extra::paper_modules().iter().flat_map(|m| m.names().iter().copied())).collect();
+        crate::extra::names();
     let baseline = ex.paper.iter().find(|e| e.method == "lefe").and_then(|e| e.size.as_deref()).and_then(|s| Polynomial::parse(s).ok());
     for (k, entry) in ex.paper.iter().enumerate() {
         let array = match (&entry.array, ex.arrays.len()) {

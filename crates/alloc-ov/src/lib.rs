@@ -100,7 +100,7 @@ pub mod section;
 pub mod solve;
 pub mod uov;
 
-use polyalloc_alloc::Problem;
+use polyalloc_alloc::{Input, Problem};
 use polyalloc_formulation::{AffExpr, BasicSet, Set, Tuple};
 use polyalloc_ilp::{SolveError, Solver};
 use polyalloc_program::Program;
@@ -272,11 +272,35 @@ pub fn problem_with_schedules(ex: &Example, program: &Program, array: &str, sche
     Ok(Problem { example: ex.id.clone(), conflicts, context: ex.context_set()?, space, instances })
 }
 
+/// [`problem_with_schedules`] computed once per input: the conflict set of `array`
+/// under `schedules` does not depend on the method or the backend, so the three methods,
+/// every backend and the paper comparison share it (keyed by the schedules' affine
+/// forms, however they were written).
+pub fn problem_cached(input: &Input, program: &Program, array: &str, schedules: &[AffExpr]) -> Result<Problem, OvError> {
+    let key = format!("alloc-ov/problem/{array}/{:?}", schedules.iter().map(|e| &e.coeffs).collect::<Vec<_>>());
+    input.memo(&key, || problem_with_schedules(&input.example, program, array, schedules))
+}
+
+/// The allocation problem (conflict set) of `array` for the example's program with its
+/// schedules replaced by `schedule` (statement -> isl relation; statements it does not
+/// name keep theirs), shared through the input like [`problem_cached`].
+pub fn problem_under_input(input: &Input, array: &str, schedule: &ScheduleText) -> Result<Problem, OvError> {
+    let ex = &input.example;
+    let program = ex.program_model()?.ok_or_else(|| OvError::Input(format!("{}: field `program`: missing", ex.file.display())))?;
+    let schedules = schedules_of(ex, &program, schedule)?;
+    problem_cached(input, &program, array, &schedules)
+}
+
 /// The allocation problem (conflict set) of `array` for the example's program with its
 /// schedules replaced by `schedule` (statement -> isl relation; statements it does not
 /// name keep theirs).
 pub fn problem_under(ex: &Example, array: &str, schedule: &ScheduleText) -> Result<Problem, OvError> {
     let program = ex.program_model()?.ok_or_else(|| OvError::Input(format!("{}: field `program`: missing", ex.file.display())))?;
+    let schedules = schedules_of(ex, &program, schedule)?;
+    problem_with_schedules(ex, &program, array, &schedules)
+}
+
+fn schedules_of(ex: &Example, program: &Program, schedule: &ScheduleText) -> Result<Vec<AffExpr>, OvError> {
     let mut schedules = Vec::new();
     for st in &program.statements {
         schedules.push(match schedule.get(&st.name) {
@@ -289,5 +313,5 @@ pub fn problem_under(ex: &Example, array: &str, schedule: &ScheduleText) -> Resu
             }
         });
     }
-    problem_with_schedules(ex, &program, array, &schedules)
+    Ok(schedules)
 }

@@ -281,8 +281,8 @@ impl<'a> Run<'a> {
 
     /// The conflict set of the array under `th` (shared through the input's memo).
     fn obligation(&self, th: &[i64]) -> Result<Obligation, OvError> {
-        let key = format!("alloc-ov/problem/{}/{th:?}", self.array);
-        let problem = self.input.memo(&key, || self.setup.problem_under(&self.input.example, self.array, th))?;
+        let schedules = self.setup.form.affine_schedules(&self.setup.program, th)?;
+        let problem = crate::problem_cached(self.input, &self.setup.program, self.array, &schedules)?;
         Ok(Obligation { label: self.setup.form.schedule_label(th), problem })
     }
 

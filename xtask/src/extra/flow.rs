@@ -20,6 +20,7 @@
 
 use super::PaperModule;
 use crate::results::PaperRow;
+use polyalloc::Input;
 use polyalloc::run::Backend;
 use polyalloc::Record;
 use polyalloc_alloc_flow::details::{FlowComparison, NodeVector};
@@ -42,7 +43,8 @@ impl PaperModule for FlowPaper {
         ex.extra.contains_key("flow")
     }
 
-    fn paper_rows(&self, ex: &Example, selected: &[&str], records: &[Record], _backends: &[Backend], _time_limit: Option<Duration>) -> Vec<PaperRow> {
+    fn paper_rows(&self, input: &Input, selected: &[&str], records: &[Record], _backends: &[Backend], _time_limit: Option<Duration>) -> Vec<PaperRow> {
+        let ex = &input.example;
         if !selected.contains(&"flow") {
             return Vec::new();
         }

@@ -22,37 +22,31 @@
 
 use super::PaperModule;
 use crate::results::PaperRow;
+use polyalloc::Input;
 use polyalloc::run::{Backend, Budgeted};
 use polyalloc::{Record, Status};
 use polyalloc_alloc::{AllocError, Problem, Verification};
-use polyalloc_alloc_ov::{problem_under, read_details, AovDetails, OvDetails, OvSection, ScheduleText, UovDetails};
+use polyalloc_alloc_ov::{problem_under_input, read_details, AovDetails, OvDetails, OvSection, ScheduleText, UovDetails};
 use polyalloc_formulation::{AffExpr, ModularMapping, Polynomial, StorageRow};
 use polyalloc_ilp::Solver;
 use polyalloc_suite::Example;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// The paper rows of the occupancy-vector files.
 pub struct OvPaper;
 
-/// Conflict sets of one example per (array, schedule), built once for every verdict.
-#[derive(Default)]
-struct Problems {
-    map: RefCell<HashMap<(String, ScheduleText), Result<Problem, String>>>,
+/// Conflict sets of one example per (array, schedule), taken from the input: the
+/// methods' runs computed most of them already (`problem_under_input` shares them).
+struct Problems<'a> {
+    input: &'a Input,
 }
 
-impl Problems {
-    fn get(&self, ex: &Example, array: &str, sched: &ScheduleText) -> Result<Problem, String> {
-        let key = (array.to_string(), sched.clone());
-        if let Some(p) = self.map.borrow().get(&key) {
-            return p.clone();
-        }
-        let p = problem_under(ex, array, sched).map_err(|e| e.to_string());
-        self.map.borrow_mut().insert(key, p.clone());
-        p
+impl Problems<'_> {
+    fn get(&self, _ex: &Example, array: &str, sched: &ScheduleText) -> Result<Problem, String> {
+        problem_under_input(self.input, array, sched).map_err(|e| e.to_string())
     }
 }
 
@@ -210,8 +204,9 @@ impl PaperModule for OvPaper {
         ex.extra.contains_key("ov")
     }
 
-    fn paper_rows(&self, ex: &Example, selected: &[&str], records: &[Record], backends: &[Backend], time_limit: Option<Duration>) -> Vec<PaperRow> {
-        let problems = Problems::default();
+    fn paper_rows(&self, input: &Input, selected: &[&str], records: &[Record], backends: &[Backend], time_limit: Option<Duration>) -> Vec<PaperRow> {
+        let ex = &input.example;
+        let problems = Problems { input };
         // The checker's verdict on the paper's own mappings (first backend).
         let mut verdicts: BTreeMap<usize, (Option<String>, bool)> = BTreeMap::new();
         if let Some(b) = backends.first() {

@@ -24,6 +24,7 @@
 
 use super::PaperModule;
 use crate::results::PaperRow;
+use polyalloc::Input;
 use polyalloc::run::{Backend, Budgeted};
 use polyalloc::{Record, Status};
 use polyalloc_program::exec::{Executor, Storage};
@@ -115,7 +116,8 @@ impl PaperModule for Sched {
         ex.extra.contains_key("pugh")
     }
 
-    fn paper_rows(&self, ex: &Example, selected: &[&str], records: &[Record], backends: &[Backend], time_limit: Option<Duration>) -> Vec<PaperRow> {
+    fn paper_rows(&self, input: &Input, selected: &[&str], records: &[Record], backends: &[Backend], time_limit: Option<Duration>) -> Vec<PaperRow> {
+        let ex = &input.example;
         if !selected.contains(&METHOD) {
             return Vec::new();
         }
