@@ -103,7 +103,8 @@ pub struct Record {
     pub size_params: Option<BTreeMap<String, i64>>,
     /// Max-live of the array at `size_params` (or the example's largest instance): the
     /// largest number of values live at one time, a lower bound on `size_at` of every
-    /// valid mapping (see `polyalloc::limit`). Absent when the target is not an array
+    /// valid mapping (see `polyalloc::limit`); for a storage shared by several arrays,
+    /// that of all of them together. Absent when the target is not an array
     /// or max-live is unknown (`max_live_source` then says why).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_live: Option<u64>,

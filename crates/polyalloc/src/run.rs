@@ -522,11 +522,14 @@ pub fn execute(checks: &[ExecutionCheck]) -> Result<Execution, Failure> {
 /// failure is a record with a non-`ok` status, its kind and the message.
 ///
 /// Records of an array (not of a method's named run) carry max-live at the size point
-/// ([`crate::limit`]), the limit every mapping of the array is measured against.
+/// ([`crate::limit`]), the limit every mapping of the array is measured against; records
+/// of a storage shared by several arrays carry the max-live of all of them together.
 pub fn run_record(input: &Input, method: &dyn Method, target: &str, backend: &Backend, opts: RunOptions<'_>) -> Record {
     let mut r = Record::from_run(&input.example.id, &run(input, method, target, backend, opts), opts.size_params);
-    if input.example.arrays.contains_key(target) {
-        match crate::limit::max_live(input, target, opts.size_params) {
+    let array = input.example.arrays.contains_key(target);
+    if array || r.shared.is_some() {
+        let limit = if array { crate::limit::max_live(input, target, opts.size_params) } else { crate::limit::max_live_shared(input, opts.size_params) };
+        match limit {
             Ok(m) => {
                 r.max_live = Some(m.value);
                 r.max_live_source = Some(match m.source {

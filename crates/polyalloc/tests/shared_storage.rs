@@ -71,6 +71,8 @@ fn smo_inter_finds_the_optimal_shared_storage_and_the_facade_verifies_it() {
     let r = run_record(&input, m, "A0+A1", &microlp, RunOptions { size_params: Some(&at), ..Default::default() });
     assert_eq!(r.status, Status::Ok, "{:?}", r.error);
     assert_eq!(r.size_at, Some(11));
+    // Max-live of both arrays together is the clique bound: the storage is optimal.
+    assert_eq!((r.max_live, r.max_live_source.as_deref()), (Some(11), Some("clique")));
     let sh = r.shared.expect("shared record");
     assert_eq!((sh.separate_size.as_deref(), sh.separate_size_at), (Some("2*N0"), Some(20)));
     assert_eq!(sh.parts.iter().map(|p| p.array.as_str()).collect::<Vec<_>>(), vec!["A0", "A1"]);
