@@ -27,9 +27,11 @@ pub mod bench;
 pub mod bless;
 pub mod compare;
 pub mod extra;
+pub mod md;
 pub mod report;
 pub mod reproduce;
 pub mod results;
+pub mod smo_tool;
 pub mod svg;
 
 use polyalloc::Record;

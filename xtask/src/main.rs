@@ -46,6 +46,7 @@ impl Selection {
             method: self.method.clone(),
             suite: xtask::suite_dir(),
             time_limit: polyalloc::run::parse_time_limit(self.time_limit)?,
+            corpus: reproduce::Options::default().corpus,
         })
     }
 }
@@ -63,6 +64,10 @@ enum Command {
         /// Where to write the results (default results/local/latest.json, untracked).
         #[arg(long, value_name = "PATH")]
         out: Option<PathBuf>,
+        /// The corpora: `bench-suite` (the papers' examples), `smo-tool` (the SMO tool's
+        /// inputs, from ../shared/corpus/smo-tool or $POLYALLOC_SMO_CORPUS), a list, or `all`.
+        #[arg(long, default_value = "bench-suite", value_name = "C|all")]
+        corpus: Vec<String>,
     },
     /// Solve time per example, method and backend over K runs; writes
     /// results/local/bench.json (untracked).
@@ -211,10 +216,11 @@ fn note_backends(spec: &str) {
 
 fn run(cli: Cli) -> Result<i32, XtaskError> {
     match cli.command {
-        Command::Reproduce { sel, strict, out } => {
+        Command::Reproduce { sel, strict, out, corpus } => {
             note_backends(&sel.backend);
             let pb = progress_bar();
-            let (results, path) = reproduce::main_job(&sel.options()?, out, Some(&pb))?;
+            let opts = reproduce::Options { corpus: split_list(&corpus), ..sel.options()? };
+            let (results, path) = reproduce::main_job(&opts, out, Some(&pb))?;
             pb.finish_and_clear();
             print!("{}", reproduce::markdown(&results));
             eprintln!("xtask: wrote {} (untracked unless --out says otherwise; `cargo xtask bless` makes it the reference)", path.display());

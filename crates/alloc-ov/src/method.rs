@@ -316,7 +316,7 @@ impl<'a> Run<'a> {
             obligations.push(self.obligation(th)?);
             executions.extend(self.execution(th, mapping)?);
         }
-        Ok(Outcome { mapping: Some(mapping.clone()), obligations, executions, details })
+        Ok(Outcome { mapping: Some(mapping.clone()), obligations, executions, details, shared: None })
     }
 
     /// The paper's integer program (Sec. 4.6.1 / 4.6.3) for the schedule `th`, or every

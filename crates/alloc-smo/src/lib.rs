@@ -40,6 +40,9 @@
 //!   so that the last non-zero coefficient is positive (a sign change does not change a
 //!   modular mapping's validity or size).
 
+pub mod inter;
+
+pub use inter::{InterDetails, SmoInter};
 use polyalloc_formulation::int::lin::orthogonal_complement;
 use polyalloc_alloc::pieces::{conflict_polyhedra, revise_all};
 pub use polyalloc_alloc::pieces::revise;

@@ -21,12 +21,12 @@
 //! callers that have a [`Problem`] of their own (the kernels, the tests).
 
 use crate::{AllocError, Allocator, Problem};
-use polyalloc_formulation::ModularMapping;
+use polyalloc_formulation::{ModularMapping, SharedMapping};
 use polyalloc_program::exec::{Storage, Trace};
 use polyalloc_program::{Program, ProgramError};
 use std::sync::Arc;
 use polyalloc_ilp::{SolveError, Solver};
-use polyalloc_suite::{Example, SuiteError};
+use polyalloc_suite::{Example, InterProblem, SuiteError};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -120,6 +120,33 @@ pub struct Obligation {
     pub label: String,
     /// The conflict set, context and instances.
     pub problem: Problem,
+}
+
+/// The conflicts a shared storage ([`SharedAnswer`]) must respect: those within and
+/// between the arrays sharing it, with a label for reports.
+#[derive(Clone, Debug)]
+pub struct SharedObligation {
+    /// What it is (`"conflict set"`).
+    pub label: String,
+    /// The arrays' conflict sets and the conflicts between them, spaces, context,
+    /// instances.
+    pub problem: InterProblem,
+}
+
+/// The answer of an inter-array method: several arrays in one storage
+/// ([`SharedMapping`]), the conflicts it must respect, and for comparison each array in
+/// a storage of its own (its intra-array mapping). The facade verifies the shared
+/// mapping under every obligation with the shared-storage checker, and each separate
+/// mapping against its array's own conflict set, before anything is reported.
+#[derive(Clone, Debug)]
+pub struct SharedAnswer {
+    /// The shared storage.
+    pub mapping: SharedMapping,
+    /// The conflict sets it must be valid for.
+    pub obligations: Vec<SharedObligation>,
+    /// Each array stored alone: `(array, intra-array mapping)`, the baseline the shared
+    /// storage is compared with (its total size is the sum of these sizes).
+    pub separate: Vec<(String, ModularMapping)>,
 }
 
 /// The order in which an [`ExecutionCheck`] runs the program's statement instances.
@@ -224,6 +251,9 @@ pub struct Outcome {
     pub executions: Vec<ExecutionCheck>,
     /// The method's typed results, serialised.
     pub details: Details,
+    /// The answer of an inter-array method: a storage shared by several arrays (with
+    /// `mapping` then `None`), verified by the facade like `mapping`.
+    pub shared: Option<SharedAnswer>,
 }
 
 /// Why a method gave no answer (a refuted mapping is not one of these: see the module
@@ -328,6 +358,7 @@ impl<A: Allocator> Method for OnConflictSets<A> {
             obligations: vec![Obligation { label: "conflict set".into(), problem }],
             executions: Vec::new(),
             details: Details::new(),
+            shared: None,
         })
     }
     fn as_allocator(&self) -> Option<&dyn Allocator> {

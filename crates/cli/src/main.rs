@@ -1,4 +1,5 @@
-//! `polyalloc`: storage mappings for the arrays of a bench-suite-format file.
+//! `polyalloc`: storage mappings for the arrays of a bench-suite-format file (or of an
+//! input of the SMO tool, `*.smo.input`).
 //! Exit codes: 0 ok, 1 invalid input, 2 solver failure, 3 verification failure.
 //!
 //! A thin binary over the `polyalloc` facade: argument parsing and printing only; the
@@ -29,7 +30,8 @@ struct Cli {
 enum Command {
     /// Finds, verifies and prints storage mappings for the arrays of FILE.
     Allocate {
-        /// A bench-suite-format JSON file, `-` for standard input, or a bench-suite id.
+        /// A bench-suite-format JSON file, an SMO tool input (`*.smo.input`), `-` for
+        /// standard input (JSON), or a bench-suite id.
         file: String,
         /// The array, or a method's named run (repeatable; default: every target of
         /// every method).
@@ -58,7 +60,8 @@ enum Command {
     },
     /// Runs the exact checker on a mapping given as hyperplanes and moduli.
     Check {
-        /// A bench-suite-format JSON file, `-` for standard input, or a bench-suite id.
+        /// A bench-suite-format JSON file, an SMO tool input (`*.smo.input`), `-` for
+        /// standard input (JSON), or a bench-suite id.
         file: String,
         /// The array (optional when the file has one array).
         #[arg(long, value_name = "A")]
@@ -235,6 +238,10 @@ fn print_record(r: &Record) {
         println!();
         return;
     }
+    if let Some(sh) = &r.shared {
+        print_shared(r, sh);
+        return;
+    }
     println!("  {:<13} {}", "mapping", r.mapping.as_deref().unwrap_or("-"));
     let at = match (&r.size_at, &r.size_params) {
         (Some(v), Some(p)) => format!("   (= {v} at {})", fmt_params(p)),
@@ -249,6 +256,34 @@ fn print_record(r: &Record) {
         "verified",
         match r.verification.as_deref() {
             Some("proven") => "yes, proven for every parameter value of the context",
+            Some("instances") => "yes, at the example's instances (the symbolic proof did not conclude)",
+            _ => "yes",
+        }
+    );
+    print_ilps(r);
+    println!();
+}
+
+/// A storage shared by several arrays: one line per array, the size, and the size the
+/// arrays need stored alone.
+fn print_shared(r: &Record, sh: &polyalloc::record::SharedRecord) {
+    let at = |v: Option<i128>| match (v, &r.size_params) {
+        (Some(v), Some(p)) => format!("   (= {v} at {})", fmt_params(p)),
+        _ => String::new(),
+    };
+    for (k, part) in r.mapping.as_deref().unwrap_or("-").split("; ").enumerate() {
+        println!("  {:<13} {part}", if k == 0 { "shared" } else { "" });
+    }
+    println!("  {:<13} {}{}", "size", r.size.as_deref().unwrap_or("-"), at(r.size_at));
+    for s in &sh.separate {
+        println!("  {:<13} {}   size {}{} ({})", "alone", s.mapping, s.size.as_deref().unwrap_or("-"), at(s.size_at), s.verification);
+    }
+    println!("  {:<13} {}{}", "sum alone", sh.separate_size.as_deref().unwrap_or("-"), at(sh.separate_size_at));
+    println!(
+        "  {:<13} {}",
+        "verified",
+        match r.verification.as_deref() {
+            Some("proven") => "yes, proven for every parameter value (shared-storage checker)",
             Some("instances") => "yes, at the example's instances (the symbolic proof did not conclude)",
             _ => "yes",
         }

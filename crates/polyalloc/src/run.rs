@@ -3,7 +3,7 @@
 
 use crate::error::Error;
 use crate::record::{ms, one_line, IlpStat, Record, Status};
-use polyalloc_alloc::{verify, AllocError, Execution, ExecutionCheck, Input, Method, MethodError, Order, Outcome, StoragePlan, Verification};
+use polyalloc_alloc::{verify, verify_shared, AllocError, Execution, ExecutionCheck, Input, Method, MethodError, Order, Outcome, StoragePlan, Verification};
 use polyalloc_program::exec::Executor;
 use polyalloc_program::ProgramError;
 use polyalloc_formulation::Polynomial;
@@ -233,10 +233,22 @@ pub struct Verified {
     /// The facade's runs of the program with the method's answer (when the outcome
     /// asked for any), all identical to the original program.
     pub execution: Option<Execution>,
+    /// For a shared storage: each array's separate mapping (`SharedAnswer::separate`)
+    /// with its size and its verification against the array's own conflict set.
+    pub separate: Vec<Separate>,
     /// Every ILP the method solved, in order (the checker's are not included).
     pub ilps: Vec<SolveRecord>,
     pub method_time: Duration,
     pub verify_time: Duration,
+}
+
+/// One array of a shared storage stored alone, verified (see [`Verified::separate`]).
+#[derive(Clone, Debug)]
+pub struct Separate {
+    pub array: String,
+    pub mapping: polyalloc_formulation::ModularMapping,
+    pub size: Option<Polynomial>,
+    pub verification: Verification,
 }
 
 /// Why a run produced no verified answer.
@@ -353,13 +365,20 @@ pub fn run(input: &Input, method: &dyn Method, target: &str, backend: &Backend, 
     // The checker's models were dumped; its records are not the method's statistics.
     rec.take_records();
     let verify_time = vstart.elapsed();
-    let (verification, verified_under, execution) = match checked {
+    let ((verification, verified_under, execution), separate) = match checked {
         Ok(v) => v,
         Err(f) => return Err(fail(f, Some(outcome), ilps, verify_time)),
     };
     let size = match outcome.mapping.as_ref().map(|m| m.size()).transpose() {
         Ok(s) => s.flatten(),
         Err(e) => return Err(fail(Failure::Method(MethodError::Formulation(e)), Some(outcome), ilps, verify_time)),
+    };
+    let size = match (&outcome.shared, size) {
+        (Some(sh), None) => match sh.mapping.size() {
+            Ok(s) => Some(s),
+            Err(e) => return Err(fail(Failure::Method(MethodError::Formulation(e)), Some(outcome), ilps, verify_time)),
+        },
+        (_, s) => s,
     };
     Ok(Verified {
         method: name.to_string(),
@@ -370,6 +389,7 @@ pub fn run(input: &Input, method: &dyn Method, target: &str, backend: &Backend, 
         verification,
         verified_under,
         execution,
+        separate,
         ilps,
         method_time,
         verify_time,
@@ -381,15 +401,46 @@ pub fn run(input: &Input, method: &dyn Method, target: &str, backend: &Backend, 
 /// verification and each obligation's; a refutation, a checker failure, a differing
 /// execution or an answer with nothing to verify is a [`Failure`].
 pub fn verify_outcome(input: &Input, outcome: &Outcome, solver: &dyn Solver, method: &str) -> Result<(Verification, Vec<(String, Verification)>), Failure> {
-    verify_outcome_with(input, outcome, solver, method).map(|(v, under, _)| (v, under))
+    verify_outcome_with(input, outcome, solver, method).map(|((v, under, _), _)| (v, under))
 }
 
-fn verify_outcome_with(
-    input: &Input,
-    outcome: &Outcome,
-    solver: &dyn Solver,
-    method: &str,
-) -> Result<(Verification, Vec<(String, Verification)>, Option<Execution>), Failure> {
+type Checked = (Verification, Vec<(String, Verification)>, Option<Execution>);
+
+fn verify_outcome_with(input: &Input, outcome: &Outcome, solver: &dyn Solver, method: &str) -> Result<(Checked, Vec<Separate>), Failure> {
+    let Some(shared) = &outcome.shared else { return Ok((verify_mapping(input, outcome, solver, method)?, Vec::new())) };
+    if outcome.mapping.is_some() {
+        return Err(Failure::Unverifiable("the method returned both a mapping and a shared storage".into()));
+    }
+    if shared.obligations.is_empty() {
+        return Err(Failure::Unverifiable("the method returned a shared storage with no conflict set to verify it against".into()));
+    }
+    // The shared storage under every obligation, with the shared-storage checker.
+    let mut verified_under = Vec::new();
+    for ob in &shared.obligations {
+        match verify_shared(&ob.problem, &shared.mapping, solver, method) {
+            Ok(v) => verified_under.push((ob.label.clone(), v)),
+            Err(error @ AllocError::Invalid { .. }) => return Err(Failure::Refuted { under: ob.label.clone(), error }),
+            Err(error) => return Err(Failure::Check { under: ob.label.clone(), error }),
+        }
+    }
+    // Each array alone, against its own conflict set.
+    let mut separate = Vec::new();
+    for (array, mapping) in &shared.separate {
+        let under = format!("{array} alone");
+        let problem = input.problem(array).map_err(|e| Failure::Method(MethodError::Input(e)))?;
+        let verification = match verify(&problem, mapping, solver, method) {
+            Ok(v) => v,
+            Err(error @ AllocError::Invalid { .. }) => return Err(Failure::Refuted { under, error }),
+            Err(error) => return Err(Failure::Check { under, error }),
+        };
+        let size = mapping.size().map_err(|e| Failure::Method(MethodError::Formulation(e)))?;
+        separate.push(Separate { array: array.clone(), mapping: mapping.clone(), size, verification });
+    }
+    let verification = verified_under.iter().find(|(_, v)| *v != Verification::Proven).map_or(Verification::Proven, |(_, v)| v.clone());
+    Ok(((verification, verified_under, None), separate))
+}
+
+fn verify_mapping(input: &Input, outcome: &Outcome, solver: &dyn Solver, method: &str) -> Result<Checked, Failure> {
     match (&outcome.mapping, outcome.executions.is_empty()) {
         (Some(_), true) if outcome.obligations.is_empty() => {
             return Err(Failure::Unverifiable("the method returned a mapping with no conflict set to verify it against".into()))
@@ -471,11 +522,14 @@ pub fn execute(checks: &[ExecutionCheck]) -> Result<Execution, Failure> {
 /// failure is a record with a non-`ok` status, its kind and the message.
 ///
 /// Records of an array (not of a method's named run) carry max-live at the size point
-/// ([`crate::limit`]), the limit every mapping of the array is measured against.
+/// ([`crate::limit`]), the limit every mapping of the array is measured against; records
+/// of a storage shared by several arrays carry the max-live of all of them together.
 pub fn run_record(input: &Input, method: &dyn Method, target: &str, backend: &Backend, opts: RunOptions<'_>) -> Record {
     let mut r = Record::from_run(&input.example.id, &run(input, method, target, backend, opts), opts.size_params);
-    if input.example.arrays.contains_key(target) {
-        match crate::limit::max_live(input, target, opts.size_params) {
+    let array = input.example.arrays.contains_key(target);
+    if array || r.shared.is_some() {
+        let limit = if array { crate::limit::max_live(input, target, opts.size_params) } else { crate::limit::max_live_shared(input, opts.size_params) };
+        match limit {
             Ok(m) => {
                 r.max_live = Some(m.value);
                 r.max_live_source = Some(match m.source {
@@ -526,6 +580,11 @@ impl Record {
                 if let Some(m) = &v.outcome.mapping {
                     r.set_mapping(m, v.size.as_ref(), size_params);
                 }
+                if let Some(sh) = &v.outcome.shared {
+                    let separate: Vec<(String, polyalloc_formulation::ModularMapping, String)> =
+                        v.separate.iter().map(|s| (s.array.clone(), s.mapping.clone(), s.verification.label().to_string())).collect();
+                    r.set_shared(&sh.mapping, size_params, &separate);
+                }
                 r.verified = true;
                 r.verification = Some(v.verification.label().to_string());
                 r.execution = v.execution.as_ref().map(|e| e.summary.clone());
@@ -554,6 +613,9 @@ impl Record {
                         // The refuted or unverifiable mapping is shown for diagnosis, with
                         // `verified: false`; it is never a result.
                         r.set_mapping(m, None, None);
+                    }
+                    if let Some(sh) = &o.shared {
+                        r.mapping = Some(sh.mapping.to_string());
                     }
                     r.details = o.details.clone();
                 }

@@ -227,6 +227,7 @@ impl Method for ScheduleMethod {
                 check("generated loops", Order::Trace(Arc::new(trace))),
             ],
             details: details_of(&details),
+            shared: None,
         })
     }
 }
