@@ -40,6 +40,17 @@ pub enum Error {
     /// A set to enumerate or scan is unbounded in some dimension.
     #[error("cannot enumerate: dimension `{0}` is unbounded for the given parameter values")]
     Unbounded(String),
+    /// A set would have more pieces (basic sets) than a limit allows: refused before
+    /// it is built, with the number it would need.
+    #[error("{what} would need {count} pieces in disjunctive normal form, more than the limit of {limit} (each disjunction in a conjunction multiplies the pieces)")]
+    TooManyPieces {
+        /// What would be built, with its position when it is text.
+        what: String,
+        /// The number of pieces it would need (exact, or a lower bound in words).
+        count: String,
+        /// The limit.
+        limit: usize,
+    },
     /// Enumeration exceeded its point limit.
     #[error("enumeration exceeded the limit of {0} points")]
     TooManyPoints(usize),

@@ -90,6 +90,7 @@ pub use conflict::{ConflictForm, ConflictSet};
 pub use error::{Error, ParseError, Result};
 pub use ilp::Sample;
 pub use mapping::{ModularMapping, StorageRow};
+pub use parse::{MAX_DNF_PIECES, MAX_NESTING};
 pub use poly::{Monomial, Polynomial};
 pub use set::{Map, Set};
 pub use space::{Space, Tuple};
