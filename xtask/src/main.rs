@@ -69,9 +69,9 @@ enum Command {
     Bench {
         #[command(flatten)]
         sel: Selection,
-        /// Runs per combination.
-        #[arg(long, default_value_t = 5, value_name = "K")]
-        repeat: usize,
+        /// Runs per combination (1 to 1000).
+        #[arg(long, default_value_t = 5, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=1000))]
+        repeat: u64,
         /// Where to write the results (default results/local/bench.json, untracked).
         #[arg(long, value_name = "PATH")]
         out: Option<PathBuf>,
@@ -228,7 +228,7 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
         Command::Bench { sel, repeat, out } => {
             note_backends(&sel.backend);
             let pb = progress_bar();
-            let results = xtask::bench::run(&xtask::bench::Options { reproduce: sel.options()?, repeat }, Some(&pb))?;
+            let results = xtask::bench::run(&xtask::bench::Options { reproduce: sel.options()?, repeat: repeat as usize }, Some(&pb))?;
             pb.finish_and_clear();
             print!("{}", xtask::bench::markdown(&results));
             println!("\nFor the per-ILP micro-benchmark of the backends: `cargo bench -p polyalloc-solvers` (criterion).");

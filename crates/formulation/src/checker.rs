@@ -233,6 +233,7 @@ impl<'a> Checker<'a> {
     /// Feasibility of a basic set: a rational Fourier–Motzkin proof first (no
     /// solver), then the solver with the checker's time limit.
     fn feasible(&self, b: &BasicSet) -> Result<Option<Feas>> {
+        polyalloc_ilp::budget::check()?;
         let mut b = b.clone();
         b.simplify()?;
         if b.is_marked_empty() || b.is_obviously_empty()? {

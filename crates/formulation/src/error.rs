@@ -42,7 +42,7 @@ pub enum Error {
     Unbounded(String),
     /// A set would have more pieces (basic sets) than a limit allows: refused before
     /// it is built, with the number it would need.
-    #[error("{what} would need {count} pieces in disjunctive normal form, more than the limit of {limit} (each disjunction in a conjunction multiplies the pieces)")]
+    #[error("{what} would need {count} pieces, more than the limit of {limit}")]
     TooManyPieces {
         /// What would be built, with its position when it is text.
         what: String,
@@ -69,6 +69,18 @@ pub enum Error {
     /// A polynomial could not be parsed or evaluated.
     #[error("polynomial: {0}")]
     Polynomial(String),
+}
+
+impl Error {
+    /// The reason to stop when this error is one: the run's time budget ran out or the
+    /// process was interrupted (`polyalloc_ilp::budget`); the work was stopped, it did
+    /// not fail on its own.
+    pub fn stop(&self) -> Option<&SolveError> {
+        match self {
+            Error::Solver(e) if polyalloc_ilp::budget::is_stop(e) => Some(e),
+            _ => None,
+        }
+    }
 }
 
 /// Result alias of the crate.

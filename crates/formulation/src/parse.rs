@@ -824,7 +824,9 @@ impl Parser {
         }
         if let Some((line, column)) = too_many {
             return Err(Error::TooManyPieces {
-                what: format!("line {line}, column {column}: the set"),
+                what: format!(
+                    "line {line}, column {column}: the set in disjunctive normal form (each disjunction in a conjunction multiplies its pieces)"
+                ),
                 count: fmt_count(total),
                 limit: MAX_DNF_PIECES,
             });
