@@ -107,6 +107,24 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Fuzzing (issue 16): random conflict sets and programs, every applicable method,
+    /// every mapping checked again by brute force at small instances. Exits with 3 on a
+    /// crash, a wrong verdict or a refuted mapping; writes each failing case as a
+    /// bench-suite file under results/local/fuzz/ (untracked).
+    Fuzz {
+        /// Number of cases (1 to 1,000,000).
+        #[arg(long, default_value_t = 1000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        cases: u64,
+        /// Seed of the case generator (the bounded campaign of `cargo test` uses 1).
+        #[arg(long, default_value_t = 1, value_name = "S")]
+        seed: u64,
+        /// Wall-clock budget in seconds of each (case, method) run. 0: none.
+        #[arg(long, default_value_t = 20.0, value_name = "SECS")]
+        time_limit: f64,
+        /// Where failing cases are written (default results/local/fuzz).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
     /// Makes a local run the committed reference: copies results/local/latest.json to
     /// results/baseline.json (keeping the reference's kernels section when the run has
     /// none) and results/local/bench.json to results/bench.json (when it exists), then
@@ -259,6 +277,18 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
             report::write(&dir, &inputs)?;
             eprintln!("xtask: wrote {}", dir.join("REPORT.md").display());
             Ok(EXIT_OK)
+        }
+        Command::Fuzz { cases, seed, time_limit, out } => {
+            let opts = polyalloc::fuzz::Options { seed, cases: cases as usize, time_limit: polyalloc::run::parse_time_limit(time_limit)? };
+            let pb = progress_bar();
+            pb.set_length(cases);
+            let report = xtask::fuzz::run(&opts, polyalloc::DEFAULT_BACKEND, &|done| pb.set_position(done as u64))?;
+            pb.finish_and_clear();
+            print!("{}", report.to_markdown());
+            let dir = out.unwrap_or_else(|| xtask::local_dir().join("fuzz"));
+            let n = xtask::fuzz::write_findings(&report, &dir)?;
+            eprintln!("xtask: fuzz: {} case(s) with findings written to {} (reproduce one: polyalloc allocate FILE)", n, dir.display());
+            Ok(if report.clean() { EXIT_OK } else { EXIT_CHECK })
         }
         Command::Bless { from } => {
             let from = from.unwrap_or_else(xtask::local_dir);

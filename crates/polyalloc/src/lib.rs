@@ -45,6 +45,7 @@
 
 pub mod best;
 pub mod check;
+pub mod fuzz;
 mod error;
 pub mod limit;
 pub mod record;
