@@ -279,10 +279,12 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
             Ok(EXIT_OK)
         }
         Command::Fuzz { cases, seed, time_limit, out } => {
-            let opts = polyalloc::fuzz::Options { seed, cases: cases as usize, time_limit: polyalloc::run::parse_time_limit(time_limit)? };
+            let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+            let opts = polyalloc::fuzz::Options { seed, cases: cases as usize, time_limit: polyalloc::run::parse_time_limit(time_limit)?, threads };
+            let backend = polyalloc::backend(polyalloc::DEFAULT_BACKEND)?;
             let pb = progress_bar();
             pb.set_length(cases);
-            let report = xtask::fuzz::run(&opts, polyalloc::DEFAULT_BACKEND, &|done| pb.set_position(done as u64))?;
+            let report = polyalloc::fuzz::campaign(&opts, &backend, &mut |done, _| pb.set_position(done as u64));
             pb.finish_and_clear();
             print!("{}", report.to_markdown());
             let dir = out.unwrap_or_else(|| xtask::local_dir().join("fuzz"));

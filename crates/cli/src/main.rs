@@ -258,7 +258,7 @@ fn record_text(r: &Record) -> String {
     let _ = writeln!(out, "{} / {} / {} / {}", r.example, r.array, r.method, r.backend);
     if r.status != Status::Ok {
         let _ = writeln!(out, "  {:<13} {}", r.status.label(), r.error.as_deref().unwrap_or(""));
-        print_ilps(&mut out, r);
+        write_ilps(&mut out, r);
         let _ = writeln!(out);
         return out;
     }
@@ -266,7 +266,7 @@ fn record_text(r: &Record) -> String {
         // An answer that is not a storage mapping (a schedule, 002): what the facade ran.
         let _ = writeln!(out, "  {:<13} none (the answer is in the record's details: --json)", "mapping");
         let _ = writeln!(out, "  {:<13} yes, {}", "verified", r.execution.as_deref().unwrap_or("-"));
-        print_ilps(&mut out, r);
+        write_ilps(&mut out, r);
         let _ = writeln!(out);
         return out;
     }
@@ -289,12 +289,12 @@ fn record_text(r: &Record) -> String {
             _ => "yes",
         }
     );
-    print_ilps(&mut out, r);
+    write_ilps(&mut out, r);
     let _ = writeln!(out);
     out
 }
 
-fn print_ilps(out: &mut String, r: &Record) {
+fn write_ilps(out: &mut String, r: &Record) {
     use std::fmt::Write;
     let _ = writeln!(
         out,
@@ -307,7 +307,7 @@ fn print_ilps(out: &mut String, r: &Record) {
     );
     for s in &r.ilps {
         let _ = writeln!(
-        out,
+            out,
             "    {:<44} {:>5} vars ({:>4} integer) {:>6} constraints  {:<10} {:>9.2} ms",
             s.model, s.num_vars, s.num_integer_vars, s.num_constraints, s.outcome, s.ms
         );

@@ -19,7 +19,12 @@
 //!   `polyalloc-formulation` (which shares no code with any method), and an answer
 //!   checked by running the program must compute the original values. A mapping that
 //!   fails is a [`Failure`], never a result. [`run_record`] gives the same as the JSON
-//!   [`Record`] the CLI prints.
+//!   [`Record`] the CLI prints. A run is bounded by its time budget
+//!   ([`RunOptions::time_limit`]) in every phase ([`budget`], re-exported from
+//!   `polyalloc-ilp`), and files are written atomically ([`output`]);
+//! * [`fuzz`]: the fuzzing harness (issue 16): random conflict sets and programs, every
+//!   applicable method through [`run()`], every mapping checked again by a brute-force
+//!   oracle that shares no code with the checker or the methods.
 //!
 //! ```
 //! use polyalloc::{backend, load, registry, run, RunOptions};

@@ -1,6 +1,6 @@
 //! The fuzzing harness (issue 16): random conflict sets and programs, every applicable
 //! method of the [`registry`](crate::registry) run through the facade as a user runs
-//! it ([`crate::run`], which verifies with the exact checker), and every mapping
+//! it ([`crate::run()`], which verifies with the exact checker), and every mapping
 //! polyalloc returns checked again by brute force at small instances by an oracle that
 //! shares no code with the checker or the methods ([`oracle`]).
 //!
@@ -37,11 +37,14 @@ pub struct Options {
     pub cases: usize,
     /// Budget of each (case, method) run.
     pub time_limit: Option<Duration>,
+    /// Cases run at once (each case is independent; the report is the same as a
+    /// serial run's, collected in case order).
+    pub threads: usize,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { seed: 1, cases: 100, time_limit: Some(Duration::from_secs(20)) }
+        Options { seed: 1, cases: 100, time_limit: Some(Duration::from_secs(20)), threads: 1 }
     }
 }
 
@@ -277,18 +280,33 @@ impl Report {
     }
 }
 
-/// Runs a campaign, one case after the other; `progress` is called after each case with
-/// its index. Stops early (with the cases run so far) when the process is interrupted.
+/// Runs a campaign, `opts.threads` cases at a time; `progress` is called with the
+/// number of cases done after each batch. Stops early (with the cases run so far) when
+/// the process is interrupted.
 pub fn campaign(opts: &Options, backend: &Backend, progress: &mut dyn FnMut(usize, &Report)) -> Report {
     let mut report = Report::new(opts.seed);
-    for index in 0..opts.cases {
-        if crate::budget::interrupted() {
-            break;
+    let threads = opts.threads.max(1);
+    let batch = threads * 4;
+    let mut start = 0;
+    while start < opts.cases && !crate::budget::interrupted() {
+        let end = (start + batch).min(opts.cases);
+        let cases: Vec<Case> = (start..end).map(|i| gen::case(opts.seed, i)).collect();
+        let mut results: Vec<Option<CaseResult>> = vec![None; cases.len()];
+        std::thread::scope(|s| {
+            let chunks: Vec<_> = results.chunks_mut(cases.len().div_ceil(threads)).zip(cases.chunks(cases.len().div_ceil(threads))).collect();
+            for (out, cs) in chunks {
+                s.spawn(move || {
+                    for (o, c) in out.iter_mut().zip(cs) {
+                        *o = Some(run_case(c, backend, opts.time_limit));
+                    }
+                });
+            }
+        });
+        for (case, result) in cases.iter().zip(results) {
+            report.record(case, result.unwrap_or_else(|| Err("not run".into())));
         }
-        let case = gen::case(opts.seed, index);
-        let result = run_case(&case, backend, opts.time_limit);
-        report.record(&case, result);
-        progress(index, &report);
+        start = end;
+        progress(start, &report);
     }
     report
 }
