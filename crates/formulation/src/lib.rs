@@ -92,5 +92,5 @@ pub use ilp::Sample;
 pub use mapping::{ModularMapping, StorageRow};
 pub use parse::{MAX_DNF_PIECES, MAX_NESTING};
 pub use poly::{Monomial, Polynomial};
-pub use set::{Map, Set};
+pub use set::{Map, Set, MAX_PRODUCT_PIECES};
 pub use space::{Space, Tuple};

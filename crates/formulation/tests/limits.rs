@@ -90,3 +90,25 @@ fn within_the_limit_the_same_formulas_parse() {
     let f = disjunctions(20).replace(" }", " and false }");
     assert_eq!(Set::parse(&f).expect("parses").n_pieces(), 0);
 }
+
+#[test]
+fn products_of_large_unions_are_refused_with_their_size() {
+    use polyalloc_formulation::MAX_PRODUCT_PIECES;
+    // Two unions of 400 pieces each: 160,000 candidate pieces in their intersection.
+    let union = |k: i64| {
+        let pieces: Vec<String> = (0..400).map(|j| format!("[i] : i = {}", k * 1000 + j)).collect();
+        Set::parse(&format!("{{ {} }}", pieces.join("; "))).expect("parses")
+    };
+    let (a, b) = (union(1), union(2));
+    assert_eq!(a.n_pieces(), 400);
+    match a.intersect(&b) {
+        Err(Error::TooManyPieces { count, limit, .. }) => {
+            assert_eq!(count, "160000");
+            assert_eq!(limit, MAX_PRODUCT_PIECES);
+        }
+        other => panic!("expected TooManyPieces, got {:?}", other.map(|s| s.n_pieces())),
+    }
+    // Within the limit the product is computed.
+    let small = Set::parse("{ [i] : i = 1000; [i] : i = 2000 }").expect("parses");
+    assert_eq!(a.intersect(&small).expect("intersects").enumerate(&[], 10).expect("points"), vec![vec![1000]]);
+}
