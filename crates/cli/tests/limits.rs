@@ -135,6 +135,10 @@ fn numeric_options_out_of_range_are_input_errors() {
     }
     let out = bin().args(["allocate", &ex, "--method", "lefe", "--params", "N=99999999999999999999"]).output().expect("runs");
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    // Outside the context (N >= 2): no mapping is claimed there.
+    let out = bin().args(["allocate", &ex, "--method", "lefe", "--params", "N=1"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("outside the context"), "{}", text(&out.stderr));
     // The largest i64 is a legal value: no panic, no hang (max-live, simulated by
     // running the program at N, stops at its time budget or at the executor's instance
     // limit).

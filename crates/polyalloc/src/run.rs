@@ -91,7 +91,8 @@ pub fn parse_params(spec: &str) -> Result<BTreeMap<String, i64>, Error> {
 }
 
 /// Checks `--params` against the example: every name is a parameter, every parameter
-/// has a value.
+/// has a value, and the values satisfy the example's context (a mapping is verified
+/// only there: its size elsewhere means nothing).
 pub fn check_params(ex: &Example, values: &BTreeMap<String, i64>) -> Result<(), Error> {
     for name in values.keys() {
         if !ex.params.contains(name) {
@@ -105,6 +106,22 @@ pub fn check_params(ex: &Example, values: &BTreeMap<String, i64>) -> Result<(), 
     let missing: Vec<&str> = ex.params.iter().filter(|p| !values.contains_key(*p)).map(String::as_str).collect();
     if !missing.is_empty() {
         return Err(Error::Input(format!("--params: no value for parameter(s) {} of {}", missing.join(", "), ex.id)));
+    }
+    if let Some(ctx) = ex.context_set()? {
+        let order = &ctx.space().params;
+        let at: Option<Vec<i64>> = order.iter().map(|p| values.get(p).copied()).collect();
+        if let Some(at) = at {
+            let inside = polyalloc_formulation::Set::from_basic(ctx.clone()).contains(&at, &[]).unwrap_or(true);
+            if !inside {
+                let given: Vec<String> = values.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                return Err(Error::Input(format!(
+                    "--params: {} is outside the context of {} ({})",
+                    given.join(","),
+                    ex.id,
+                    ex.context.as_deref().unwrap_or("")
+                )));
+            }
+        }
     }
     Ok(())
 }
