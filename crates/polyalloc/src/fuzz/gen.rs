@@ -49,7 +49,7 @@ pub struct Row {
 /// A statement of a generated program: `S_k[i...] : 0 <= i... < N` writes
 /// `A[k, i...]` and reads cells of earlier rows (or of its own) at small offsets.
 #[derive(Clone, Debug)]
-pub struct Stmt {
+pub struct GenStmt {
     /// Number of iterators (1 or 2).
     pub dims: usize,
     /// The time of iteration `it`: `schedule . (1, it)` per time dimension.
@@ -60,8 +60,8 @@ pub struct Stmt {
 
 /// A generated program over one array `A[k, i...]` of `1 + dims` dimensions.
 #[derive(Clone, Debug)]
-pub struct Program {
-    pub stmts: Vec<Stmt>,
+pub struct GenProgram {
+    pub stmts: Vec<GenStmt>,
     /// The cells of the last statement are live-out.
     pub live_out_last: bool,
 }
@@ -72,7 +72,7 @@ pub enum Kind {
     /// An explicit conflict relation (half form), one entry per conflict polyhedron.
     Conflicts(Vec<Vec<Row>>),
     /// A program; polyalloc computes the conflict set.
-    Program(Program),
+    Program(GenProgram),
 }
 
 /// One fuzzing case.
@@ -170,7 +170,7 @@ impl Case {
     }
 
     /// The program section (for [`Kind::Program`]).
-    fn program_json(&self, p: &Program) -> serde_json::Value {
+    fn program_json(&self, p: &GenProgram) -> serde_json::Value {
         let mut statements = Vec::new();
         for (k, s) in p.stmts.iter().enumerate() {
             let it: Vec<String> = (0..s.dims).map(|d| ["i", "j"][d].to_string()).collect();
@@ -275,7 +275,7 @@ fn random_polyhedron(rng: &mut Rng, n: usize) -> Vec<Row> {
     rows
 }
 
-fn random_program(rng: &mut Rng) -> (Program, usize) {
+fn random_program(rng: &mut Rng) -> (GenProgram, usize) {
     let dims = if rng.chance(25) { 2 } else { 1 };
     let n_stmts = rng.range(1, 3) as usize;
     let mut stmts = Vec::new();
@@ -309,10 +309,10 @@ fn random_program(rng: &mut Rng) -> (Program, usize) {
             let off: Vec<i64> = (0..dims).map(|_| rng.range(-2, 1)).collect();
             reads.push((row, off));
         }
-        stmts.push(Stmt { dims, schedule, reads });
+        stmts.push(GenStmt { dims, schedule, reads });
     }
     let live_out_last = rng.chance(60);
-    (Program { stmts, live_out_last }, 1 + dims)
+    (GenProgram { stmts, live_out_last }, 1 + dims)
 }
 
 /// Case number `index` of the run with seed `seed`.

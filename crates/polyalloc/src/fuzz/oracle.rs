@@ -7,7 +7,7 @@
 //! still needed, `W(x) <= W(y) < R(x)` or `x` live-out, reads before writes at equal
 //! times); and it evaluates the mapping `((h . x) mod e)` with its own arithmetic.
 
-use super::gen::{Case, Kind, Program};
+use super::gen::{Case, Kind, GenProgram};
 use std::collections::HashMap;
 
 /// A mapping as plain numbers: per storage row the hyperplane and the modulus as
@@ -93,7 +93,7 @@ fn iterations(dims: usize, n: i64) -> Vec<Vec<i64>> {
     out
 }
 
-fn program_conflicts(p: &Program, n: i64) -> Vec<(Vec<i64>, Vec<i64>)> {
+fn program_conflicts(p: &GenProgram, n: i64) -> Vec<(Vec<i64>, Vec<i64>)> {
     let len = p.stmts.iter().map(|s| s.schedule.len()).max().unwrap_or(0);
     let time = |sched: &[Vec<i64>], it: &[i64]| -> Vec<i64> {
         let mut t: Vec<i64> = sched.iter().map(|r| r[0] + r[1..].iter().zip(it).map(|(a, b)| a * b).sum::<i64>()).collect();
@@ -185,7 +185,7 @@ pub fn check(case: &Case, mapping: &PlainMapping) -> Result<usize, Wrong> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::gen::{Row, Stmt};
+    use super::super::gen::{Row, GenStmt};
     use super::*;
 
     fn one_d(rows: Vec<Row>, ext: (i64, i64)) -> Case {
@@ -209,10 +209,10 @@ mod tests {
         // S0[i] at (0, i) writes A[0, i]; S1[i] at (1, i) reads A[0, i]: every A[0, x]
         // is live from its write to the second loop, so all of row 0 conflicts; row 1
         // (not read, not live-out) conflicts with nothing after it.
-        let p = Program {
+        let p = GenProgram {
             stmts: vec![
-                Stmt { dims: 1, schedule: vec![vec![0, 0], vec![0, 1]], reads: vec![] },
-                Stmt { dims: 1, schedule: vec![vec![1, 0], vec![0, 1]], reads: vec![(0, vec![0])] },
+                GenStmt { dims: 1, schedule: vec![vec![0, 0], vec![0, 1]], reads: vec![] },
+                GenStmt { dims: 1, schedule: vec![vec![1, 0], vec![0, 1]], reads: vec![(0, vec![0])] },
             ],
             live_out_last: false,
         };
