@@ -51,6 +51,10 @@ pub enum Error {
         /// The limit.
         limit: usize,
     },
+    /// A computation would exceed a size limit (the rows of a Fourier–Motzkin
+    /// elimination): refused before it exhausts memory.
+    #[error("limit: {0}")]
+    Limit(String),
     /// Enumeration exceeded its point limit.
     #[error("enumeration exceeded the limit of {0} points")]
     TooManyPoints(usize),

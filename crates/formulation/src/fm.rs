@@ -60,8 +60,8 @@ pub(crate) fn eliminate_rows(
         }
     }
     if pos.len() * neg.len() + out.len() > FM_ROW_LIMIT {
-        return Err(Error::Overflow(format!(
-            "Fourier-Motzkin would produce {} rows (limit {FM_ROW_LIMIT})",
+        return Err(Error::Limit(format!(
+            "a Fourier-Motzkin elimination would produce {} rows, more than the limit of {FM_ROW_LIMIT}",
             pos.len() * neg.len() + out.len()
         )));
     }
