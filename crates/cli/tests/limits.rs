@@ -251,3 +251,24 @@ fn sigterm_stops_cleanly_and_leaves_no_partial_file() {
     assert!(files >= 20);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Progress is drawn on a terminal only: through `script` (a pseudo-terminal, when the
+/// machine has util-linux) a run over a second shows `... s of 3 s`; with standard
+/// error redirected, nothing but the summary.
+#[cfg(unix)]
+#[test]
+fn progress_on_a_terminal_only() {
+    let dir = tmpdir("progress");
+    let f = example(&dir, "prog40", None, Some(program_of(40)), "[N] -> { A[t, i] : 0 <= t < 40 and 0 <= i < N }");
+    let plain = bin().args(["allocate", &f, "--method", "lefe", "--json", "--time-limit", "3"]).output().expect("runs");
+    assert!(!text(&plain.stderr).contains("of 3 s"), "no progress when redirected: {}", text(&plain.stderr));
+    let cmd = format!("{} allocate {f} --method lefe --json --time-limit 3 > /dev/null", env!("CARGO_BIN_EXE_polyalloc"));
+    match Command::new("script").args(["-qc", &cmd, "/dev/null"]).output() {
+        Ok(tty) if tty.status.success() || tty.status.code() == Some(2) => {
+            let shown = text(&tty.stdout);
+            assert!(shown.contains("prog40 / A / lefe / microlp: ") && shown.contains(" s of 3 s"), "{shown}");
+        }
+        other => eprintln!("SKIPPED: no `script` to run polyalloc on a pseudo-terminal ({other:?})"),
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
