@@ -27,6 +27,7 @@ pub mod bench;
 pub mod bless;
 pub mod compare;
 pub mod extra;
+pub mod fuzz;
 pub mod md;
 pub mod report;
 pub mod reproduce;

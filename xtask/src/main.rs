@@ -74,9 +74,9 @@ enum Command {
     Bench {
         #[command(flatten)]
         sel: Selection,
-        /// Runs per combination.
-        #[arg(long, default_value_t = 5, value_name = "K")]
-        repeat: usize,
+        /// Runs per combination (1 to 1000).
+        #[arg(long, default_value_t = 5, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=1000))]
+        repeat: u64,
         /// Where to write the results (default results/local/bench.json, untracked).
         #[arg(long, value_name = "PATH")]
         out: Option<PathBuf>,
@@ -111,6 +111,24 @@ enum Command {
         /// results files give (the report drifted from the results).
         #[arg(long)]
         check: bool,
+    },
+    /// Fuzzing (issue 16): random conflict sets and programs, every applicable method,
+    /// every mapping checked again by brute force at small instances. Exits with 3 on a
+    /// crash, a wrong verdict or a refuted mapping; writes each failing case as a
+    /// bench-suite file under results/local/fuzz/ (untracked).
+    Fuzz {
+        /// Number of cases (1 to 1,000,000).
+        #[arg(long, default_value_t = 1000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        cases: u64,
+        /// Seed of the case generator (the bounded campaign of `cargo test` uses 1).
+        #[arg(long, default_value_t = 1, value_name = "S")]
+        seed: u64,
+        /// Wall-clock budget in seconds of each (case, method) run. 0: none.
+        #[arg(long, default_value_t = 20.0, value_name = "SECS")]
+        time_limit: f64,
+        /// Where failing cases are written (default results/local/fuzz).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
     },
     /// Makes a local run the committed reference: copies results/local/latest.json to
     /// results/baseline.json (keeping the reference's kernels section when the run has
@@ -234,7 +252,7 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
         Command::Bench { sel, repeat, out } => {
             note_backends(&sel.backend);
             let pb = progress_bar();
-            let results = xtask::bench::run(&xtask::bench::Options { reproduce: sel.options()?, repeat }, Some(&pb))?;
+            let results = xtask::bench::run(&xtask::bench::Options { reproduce: sel.options()?, repeat: repeat as usize }, Some(&pb))?;
             pb.finish_and_clear();
             print!("{}", xtask::bench::markdown(&results));
             println!("\nFor the per-ILP micro-benchmark of the backends: `cargo bench -p polyalloc-solvers` (criterion).");
@@ -265,6 +283,20 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
             report::write(&dir, &inputs)?;
             eprintln!("xtask: wrote {}", dir.join("REPORT.md").display());
             Ok(EXIT_OK)
+        }
+        Command::Fuzz { cases, seed, time_limit, out } => {
+            let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+            let opts = polyalloc::fuzz::Options { seed, cases: cases as usize, time_limit: polyalloc::run::parse_time_limit(time_limit)?, threads };
+            let backend = polyalloc::backend(polyalloc::DEFAULT_BACKEND)?;
+            let pb = progress_bar();
+            pb.set_length(cases);
+            let report = polyalloc::fuzz::campaign(&opts, &backend, &mut |done, _| pb.set_position(done as u64));
+            pb.finish_and_clear();
+            print!("{}", report.to_markdown());
+            let dir = out.unwrap_or_else(|| xtask::local_dir().join("fuzz"));
+            let n = xtask::fuzz::write_findings(&report, &dir)?;
+            eprintln!("xtask: fuzz: {} case(s) with findings written to {} (reproduce one: polyalloc allocate FILE)", n, dir.display());
+            Ok(if report.clean() { EXIT_OK } else { EXIT_CHECK })
         }
         Command::Bless { from } => {
             let from = from.unwrap_or_else(xtask::local_dir);

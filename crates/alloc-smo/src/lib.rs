@@ -34,6 +34,10 @@
 //!   variables `z_k^+, z_k^-` (`r_k . Γ >= 1` or `<= -1`, big-M `1 + coef_bound Σ|r_k|`,
 //!   `Σ z >= 1`). Hence at most `n` hyperplanes, and termination; a conflict set that
 //!   still has pairs after `n` hyperplanes contains a pair `s = t` and is rejected.
+//! * **Moduli at least 1 wherever the array has a cell** (issue 16): the bound
+//!   `u . P + w` is also kept non-negative on the array's cells within the context
+//!   (`polyalloc_alloc::width::positive_on_cells`), so that a modulus such as `N - 2`
+//!   is not returned under a context `N >= 2` where the conflicts vanish at `N = 2`.
 //! * **Tie-break**: after `(η', u, w)` the ILP minimises `Σ|γ_j|`, then `Σ j |γ_j|`
 //!   (coefficients on earlier dimensions first), so that equivalent optima give the same
 //!   (smallest) hyperplane on every backend; the sign is normalised
@@ -44,9 +48,9 @@ pub mod inter;
 
 pub use inter::{InterDetails, SmoInter};
 use polyalloc_formulation::int::lin::orthogonal_complement;
-use polyalloc_alloc::pieces::{conflict_polyhedra, revise_all};
+use polyalloc_alloc::pieces::{cell_polyhedra, conflict_polyhedra, revise_all};
 pub use polyalloc_alloc::pieces::revise;
-use polyalloc_alloc::width::{bound_on_piece, diff_form, BoundVars};
+use polyalloc_alloc::width::{bound_on_piece, diff_form, positive_on_cells, BoundVars};
 use polyalloc_alloc::{AllocError, Allocator, Problem};
 use polyalloc_formulation::farkas::{nonneg_on, FarkasOptions};
 use polyalloc_formulation::StorageRow;
@@ -86,9 +90,11 @@ pub use polyalloc_formulation::int::lin::normalise_sign;
 
 impl Smo {
     /// FIND-NEXT-HYPERPLANE: the ILP of Sec. 3.4 over the current conflict polyhedra.
+    #[allow(clippy::too_many_arguments)]
     fn next_hyperplane(
         &self,
         pieces: &[BasicSet],
+        cells: &[BasicSet],
         previous: &[Vec<i64>],
         params: &[String],
         param_space: &Space,
@@ -103,6 +109,8 @@ impl Smo {
         let gamma: Vec<VarId> = (0..n).map(|j| m.add_integer(format!("gamma_{j}"), Some(-b), Some(b))).collect();
         let g: Vec<LinExpr> = gamma.iter().map(|&v| LinExpr::from(v)).collect();
         let bound = BoundVars::add(&mut m, params, "");
+        // The modulus is at least 1 wherever the array has a cell (issue 16).
+        positive_on_cells(&mut m, cells, &bound, "A").map_err(&fe)?;
         let mut satisfied = LinExpr::new();
         for (i, piece) in pieces.iter().enumerate() {
             let x1 = m.add_binary(format!("x1_{i}"));
@@ -185,6 +193,7 @@ impl Allocator for Smo {
         let param_space = problem.param_space();
         let n = problem.n_dims();
         let mut pieces = conflict_polyhedra(problem, solver, NAME)?;
+        let cells = cell_polyhedra(problem, NAME)?;
         let mut hyperplanes: Vec<Vec<i64>> = Vec::new();
         let mut rows = Vec::new();
         while !pieces.is_empty() {
@@ -192,7 +201,7 @@ impl Allocator for Smo {
                 return Err(AllocError::method(NAME, "no termination after n hyperplanes"));
             }
             let (h, modulus) =
-                self.next_hyperplane(&pieces, &hyperplanes, &params, &param_space, solver, hyperplanes.len() + 1)?;
+                self.next_hyperplane(&pieces, &cells, &hyperplanes, &params, &param_space, solver, hyperplanes.len() + 1)?;
             pieces = revise_all(&pieces, &h, solver, NAME)?;
             rows.push(StorageRow { hyperplane: h.clone(), modulus: Some(modulus) });
             hyperplanes.push(h);

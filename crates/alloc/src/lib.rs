@@ -64,9 +64,16 @@ pub enum AllocError {
 }
 
 impl AllocError {
-    /// Wraps a formulation error.
+    /// Wraps a formulation error (a formulation step stopped by the run's time budget
+    /// or an interruption is a [`AllocError::Solver`] with that kind, as when a solve is
+    /// stopped).
     pub fn formulation(method: &str) -> impl Fn(polyalloc_formulation::Error) -> AllocError + '_ {
-        move |source| AllocError::Formulation { method: method.to_string(), source: Box::new(source) }
+        move |source| match source {
+            polyalloc_formulation::Error::Solver(e) if polyalloc_ilp::budget::is_stop(&e) => {
+                AllocError::Solver { method: method.to_string(), source: Box::new(e) }
+            }
+            source => AllocError::Formulation { method: method.to_string(), source: Box::new(source) },
+        }
     }
     /// Wraps a solver error.
     pub fn solver(method: &str) -> impl Fn(SolveError) -> AllocError + '_ {

@@ -268,13 +268,13 @@ pub enum MethodError {
     Solver(#[from] SolveError),
     /// The example could not be read into the method's input.
     #[error("{0}")]
-    Input(#[from] SuiteError),
+    Input(SuiteError),
     /// A method-specific section or value is malformed.
     #[error("input: {0}")]
     BadInput(String),
     /// A set operation or formulation step failed.
     #[error("{0}")]
-    Formulation(#[from] polyalloc_formulation::Error),
+    Formulation(polyalloc_formulation::Error),
     /// The method's own logic could not proceed.
     #[error("{0}")]
     Method(String),
@@ -294,11 +294,31 @@ impl MethodError {
     }
 }
 
+/// A time budget or an interruption that stopped any layer is the solver kind of the
+/// run (`time-budget`, `interrupted`), whichever layer noticed it.
+impl From<SuiteError> for MethodError {
+    fn from(e: SuiteError) -> Self {
+        match e {
+            SuiteError::Stopped { source, .. } => MethodError::Solver(source),
+            e => MethodError::Input(e),
+        }
+    }
+}
+
+impl From<polyalloc_formulation::Error> for MethodError {
+    fn from(e: polyalloc_formulation::Error) -> Self {
+        match e {
+            polyalloc_formulation::Error::Solver(s) if polyalloc_ilp::budget::is_stop(&s) => MethodError::Solver(s),
+            e => MethodError::Formulation(e),
+        }
+    }
+}
+
 impl From<AllocError> for MethodError {
     fn from(e: AllocError) -> Self {
         match e {
             AllocError::Solver { source, .. } => MethodError::Solver(*source),
-            AllocError::Formulation { source, .. } => MethodError::Formulation(*source),
+            AllocError::Formulation { source, .. } => MethodError::from(*source),
             AllocError::Method { message, .. } => MethodError::Method(message),
             AllocError::NotApplicable { reason, .. } => MethodError::NotApplicable(reason),
             // A method does not check its own mapping; should one report a refutation,

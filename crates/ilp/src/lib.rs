@@ -42,10 +42,12 @@
 //! assert!(m.check_point(&[5.0, 1.0]).is_err());
 //! ```
 
+pub mod budget;
 mod expr;
 mod lex;
 mod lp_format;
 mod model;
+pub mod output;
 mod record;
 mod registry;
 mod solve;

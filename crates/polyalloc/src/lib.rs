@@ -21,7 +21,12 @@
 //!   several arrays (`smo-inter`) by the shared-storage checker, and an answer checked by
 //!   running the program must compute the original values. A mapping that
 //!   fails is a [`Failure`], never a result. [`run_record`] gives the same as the JSON
-//!   [`Record`] the CLI prints.
+//!   [`Record`] the CLI prints. A run is bounded by its time budget
+//!   ([`RunOptions::time_limit`]) in every phase ([`budget`], re-exported from
+//!   `polyalloc-ilp`), and files are written atomically ([`output`]);
+//! * [`fuzz`]: the fuzzing harness (issue 16): random conflict sets and programs, every
+//!   applicable method through [`run()`], every mapping checked again by a brute-force
+//!   oracle that shares no code with the checker or the methods.
 //!
 //! ```
 //! use polyalloc::{backend, load, registry, run, RunOptions};
@@ -47,6 +52,7 @@
 
 pub mod best;
 pub mod check;
+pub mod fuzz;
 mod error;
 pub mod limit;
 pub mod record;
@@ -55,6 +61,7 @@ pub mod run;
 
 pub use error::{Error, EXIT_INPUT, EXIT_OK, EXIT_SOLVER, EXIT_VERIFICATION};
 pub use polyalloc_alloc::{AllocError, Allocator, Input, Method, MethodError, Outcome, Problem, Refutation, Verification};
+pub use polyalloc_ilp::{budget, output};
 pub use polyalloc_solvers::DEFAULT_BACKEND;
 pub use polyalloc_suite::{load_dir, Example, SuiteError};
 pub use record::{IlpStat, Record, Status};

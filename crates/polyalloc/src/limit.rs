@@ -211,6 +211,7 @@ fn expand(bits: &[Vec<u64>], mut cand: Vec<u64>, size: usize, best: &mut usize, 
     if *nodes > CLIQUE_NODE_LIMIT {
         return Err(MaxLiveUnknown::SearchLimit(CLIQUE_NODE_LIMIT));
     }
+    polyalloc_ilp::budget::check().map_err(|e| MaxLiveUnknown::Failed(e.to_string()))?;
     let c = count(&cand);
     if c == 0 {
         *best = (*best).max(size);

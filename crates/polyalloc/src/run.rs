@@ -7,7 +7,7 @@ use polyalloc_alloc::{verify, verify_shared, AllocError, Execution, ExecutionChe
 use polyalloc_program::exec::Executor;
 use polyalloc_program::ProgramError;
 use polyalloc_formulation::Polynomial;
-use polyalloc_ilp::{Model, RawSolution, RawStatus, Recording, SolveError, SolveOptions, SolveRecord, Solver};
+use polyalloc_ilp::{budget, Model, RawSolution, RawStatus, Recording, SolveError, SolveOptions, SolveRecord, Solver};
 use polyalloc_suite::Example;
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -91,7 +91,8 @@ pub fn parse_params(spec: &str) -> Result<BTreeMap<String, i64>, Error> {
 }
 
 /// Checks `--params` against the example: every name is a parameter, every parameter
-/// has a value.
+/// has a value, and the values satisfy the example's context (a mapping is verified
+/// only there: its size elsewhere means nothing).
 pub fn check_params(ex: &Example, values: &BTreeMap<String, i64>) -> Result<(), Error> {
     for name in values.keys() {
         if !ex.params.contains(name) {
@@ -106,20 +107,44 @@ pub fn check_params(ex: &Example, values: &BTreeMap<String, i64>) -> Result<(), 
     if !missing.is_empty() {
         return Err(Error::Input(format!("--params: no value for parameter(s) {} of {}", missing.join(", "), ex.id)));
     }
+    if let Some(ctx) = ex.context_set()? {
+        let order = &ctx.space().params;
+        let at: Option<Vec<i64>> = order.iter().map(|p| values.get(p).copied()).collect();
+        if let Some(at) = at {
+            let inside = polyalloc_formulation::Set::from_basic(ctx.clone()).contains(&at, &[]).unwrap_or(true);
+            if !inside {
+                let given: Vec<String> = values.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                return Err(Error::Input(format!(
+                    "--params: {} is outside the context of {} ({})",
+                    given.join(","),
+                    ex.id,
+                    ex.context.as_deref().unwrap_or("")
+                )));
+            }
+        }
+    }
     Ok(())
 }
 
-/// Parses a time limit in seconds (`0` or negative: none).
+/// The default wall-clock budget, in seconds, of each run of `polyalloc allocate` and
+/// of `polyalloc check` (the same as `cargo xtask reproduce`'s).
+pub const DEFAULT_TIME_LIMIT: f64 = 60.0;
+
+/// The largest time limit accepted, in seconds (about 31 years).
+pub const MAX_TIME_LIMIT: f64 = 1e9;
+
+/// Parses a time limit in seconds: `0` is none, otherwise at most [`MAX_TIME_LIMIT`];
+/// negative, not-a-number and larger values are input errors.
 pub fn parse_time_limit(secs: f64) -> Result<Option<Duration>, Error> {
-    if !secs.is_finite() {
-        return Err(Error::Input(format!("--time-limit: `{secs}` is not a number of seconds")));
+    if !secs.is_finite() || !(0.0..=MAX_TIME_LIMIT).contains(&secs) {
+        return Err(Error::Input(format!(
+            "--time-limit: `{secs}` is out of range: give seconds from 0 (no limit) to {MAX_TIME_LIMIT:e}"
+        )));
     }
-    if secs <= 0.0 {
+    if secs == 0.0 {
         return Ok(None);
     }
-    Duration::try_from_secs_f64(secs)
-        .map(Some)
-        .map_err(|_| Error::Input(format!("--time-limit: `{secs}` seconds is out of range (at most about 1.8e19; 0 for no limit)")))
+    Duration::try_from_secs_f64(secs).map(Some).map_err(|_| Error::Input(format!("--time-limit: `{secs}` is not a number of seconds")))
 }
 
 /// The example's largest instance (the last one: instances are ordered small to large).
@@ -157,9 +182,10 @@ pub fn file_stem(s: &str) -> String {
 }
 
 /// A solver with a wall-clock budget shared by every solve of one run: each solve gets
-/// at most the time left, and a solve stopped by the budget (with or without an
-/// incumbent) is an error, never a silently worse mapping. Work between solves is not
-/// interrupted; the next solve fails at once.
+/// at most the time left (of its own budget and of the thread's
+/// [`polyalloc_ilp::budget`]), and a solve stopped by the budget (with or without an
+/// incumbent) is an error, never a silently worse mapping. Work between solves is
+/// bounded by the thread's budget, which [`run`] sets (`polyalloc_ilp::budget::scoped`).
 pub struct Budgeted<S> {
     inner: S,
     budget: Option<Duration>,
@@ -169,7 +195,9 @@ pub struct Budgeted<S> {
 impl<S: Solver> Budgeted<S> {
     /// `inner` with `budget` from now (`None`: no limit).
     pub fn new(inner: S, budget: Option<Duration>) -> Self {
-        Budgeted { inner, budget, deadline: budget.map(|b| Instant::now() + b) }
+        // A budget beyond what an instant can represent is no limit (never a panic).
+        let deadline = budget.and_then(|b| Instant::now().checked_add(b));
+        Budgeted { inner, budget: budget.filter(|_| deadline.is_some()), deadline }
     }
 
     fn exhausted(&self) -> SolveError {
@@ -183,10 +211,17 @@ impl<S: Solver> Solver for Budgeted<S> {
     }
 
     fn solve_raw(&self, model: &Model, options: &SolveOptions) -> Result<RawSolution, SolveError> {
-        let Some(deadline) = self.deadline else { return self.inner.solve_raw(model, options) };
-        let remaining = deadline.saturating_duration_since(Instant::now());
+        budget::check()?;
+        // The tighter of this solver's budget and the thread's.
+        let own = self.deadline.map(|d| (d.saturating_duration_since(Instant::now()), self.exhausted()));
+        let thread = budget::remaining().zip(budget::exhausted());
+        let limit = match (own, thread) {
+            (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
+            (a, b) => a.or(b),
+        };
+        let Some((remaining, exhausted)) = limit else { return self.inner.solve_raw(model, options) };
         if remaining.is_zero() {
-            return Err(self.exhausted());
+            return Err(exhausted);
         }
         let ours = options.time_limit.is_none_or(|t| remaining < t);
         let mut o = options.clone();
@@ -194,8 +229,8 @@ impl<S: Solver> Solver for Budgeted<S> {
             o.time_limit = Some(remaining);
         }
         match self.inner.solve_raw(model, &o) {
-            Ok(r) if ours && r.status == RawStatus::TimeLimit => Err(self.exhausted()),
-            Err(SolveError::TimeLimitNoIncumbent) if ours => Err(self.exhausted()),
+            Ok(r) if ours && r.status == RawStatus::TimeLimit => Err(exhausted),
+            Err(SolveError::TimeLimitNoIncumbent) if ours => Err(exhausted),
             other => other,
         }
     }
@@ -335,8 +370,16 @@ impl std::error::Error for RunError {}
 /// which shares no code with any method), and an execution when the method's answer is
 /// checked by running the program. The method's ILPs are recorded (and dumped with
 /// `dump_lp`); the checker's are dumped too but not counted. `time_limit` bounds the
-/// wall-clock time of every ILP of the run, method and checker together.
+/// wall-clock time of the whole run, method and checker together: every ILP, and the
+/// work between them (conflict sets built from a program, coalescing, projections,
+/// enumerations, executions), which checks the budget as it goes
+/// (`polyalloc_ilp::budget`). A run over budget fails with the solver kind
+/// `time-budget`.
 pub fn run(input: &Input, method: &dyn Method, target: &str, backend: &Backend, opts: RunOptions<'_>) -> Result<Verified, RunError> {
+    budget::scoped(&backend.name, opts.time_limit, || run_in_budget(input, method, target, backend, opts))
+}
+
+fn run_in_budget(input: &Input, method: &dyn Method, target: &str, backend: &Backend, opts: RunOptions<'_>) -> Result<Verified, RunError> {
     let mut rec = Recording::new(Budgeted::new(backend.solver.as_ref(), opts.time_limit));
     if let Some(dir) = opts.dump_lp {
         rec = rec.with_dump_dir(dir.join(file_stem(&format!("{}-{target}-{}-{}", input.example.id, method.name(), backend.name))));
@@ -528,7 +571,14 @@ pub fn run_record(input: &Input, method: &dyn Method, target: &str, backend: &Ba
     let mut r = Record::from_run(&input.example.id, &run(input, method, target, backend, opts), opts.size_params);
     let array = input.example.arrays.contains_key(target);
     if array || r.shared.is_some() {
-        let limit = if array { crate::limit::max_live(input, target, opts.size_params) } else { crate::limit::max_live_shared(input, opts.size_params) };
+        // Bounded like a run (its own budget of the same length).
+        let limit = budget::scoped(&backend.name, opts.time_limit, || {
+            if array {
+                crate::limit::max_live(input, target, opts.size_params)
+            } else {
+                crate::limit::max_live_shared(input, opts.size_params)
+            }
+        });
         match limit {
             Ok(m) => {
                 r.max_live = Some(m.value);
@@ -544,12 +594,17 @@ pub fn run_record(input: &Input, method: &dyn Method, target: &str, backend: &Ba
 }
 
 /// The exit code of a set of records: 3 if a mapping was refuted, else 2 if a solver
-/// or method failed, else 1 if no method applied at all, else 0.
+/// or method failed, else 1 if some run found the input malformed (an isl string of
+/// the file that does not parse, a set too large to build: `error` of kind `input`) or
+/// no method applied at all, else 0.
 pub fn exit_code(records: &[Record]) -> i32 {
+    let input = |r: &Record| r.status == Status::Error && r.error_kind.as_deref() == Some("input");
     if records.iter().any(|r| r.status == Status::Invalid) {
         crate::EXIT_VERIFICATION
-    } else if records.iter().any(|r| matches!(r.status, Status::SolverError | Status::MethodError | Status::Error)) {
+    } else if records.iter().any(|r| matches!(r.status, Status::SolverError | Status::MethodError) || (r.status == Status::Error && !input(r))) {
         crate::EXIT_SOLVER
+    } else if records.iter().any(input) {
+        crate::EXIT_INPUT
     } else if !records.is_empty() && records.iter().all(|r| r.status == Status::NotApplicable) {
         crate::EXIT_INPUT
     } else {

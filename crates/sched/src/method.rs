@@ -157,7 +157,7 @@ impl From<SchedError> for MethodError {
         match e {
             SchedError::NoInput(why) => MethodError::NotApplicable(why),
             SchedError::Input(why) => MethodError::BadInput(why),
-            SchedError::Formulation(e) | SchedError::Program(ProgramError::Formulation(e)) => MethodError::Formulation(e),
+            SchedError::Formulation(e) | SchedError::Program(ProgramError::Formulation(e)) => MethodError::from(e),
             SchedError::Solver(e) | SchedError::Program(ProgramError::Solver(e)) => MethodError::Solver(e),
             SchedError::Program(ProgramError::Invalid(why)) => MethodError::BadInput(why),
             other => MethodError::Method(other.to_string()),

@@ -36,6 +36,21 @@ pub enum SuiteError {
     /// A line-oriented text file (`*.smo.input`) is malformed at this line and column.
     #[error("{file}:{line}:{column}: {message}")]
     Text { file: PathBuf, line: usize, column: usize, message: String },
+    /// Building an object of the file (a conflict set from the program, ...) was
+    /// stopped: the run's time budget ran out or the process was interrupted. Not an
+    /// error of the file.
+    #[error("{file}: field `{field}`: stopped: {source}")]
+    Stopped { file: PathBuf, field: String, source: polyalloc_ilp::SolveError },
+}
+
+impl SuiteError {
+    /// The reason to stop, for [`SuiteError::Stopped`].
+    pub fn stop(&self) -> Option<&polyalloc_ilp::SolveError> {
+        match self {
+            SuiteError::Stopped { source, .. } => Some(source),
+            _ => None,
+        }
+    }
 }
 
 /// Where an example comes from.
