@@ -1,12 +1,15 @@
 //! # polyalloc-solvers: the backends compiled into this build
 //!
 //! [`registry`] returns a [`Registry`] with every ILP backend this build
-//! has: `microlp` (always, the default), `highs` (cargo feature `highs`) and `cbc`
-//! (cargo feature `cbc`). The CLI, the `cargo xtask` harness and the cross-backend
+//! has: `microlp` (always, the default), `highs` (cargo feature `highs`), `cbc`
+//! (cargo feature `cbc`), and the solvers good_lp drives, `goodlp-<solver>` (cargo
+//! features `goodlp-microlp`, `goodlp-highs`, `goodlp-cbc`, `goodlp-lpsolve`,
+//! `goodlp-glpk`; `goodlp` for all of them). The CLI, the `cargo xtask` harness and the cross-backend
 //! conformance tests all pick backends through it, so enabling a feature is the only
 //! step needed to bring a backend into every comparison.
 
 pub mod conformance;
+mod goodlp;
 
 pub use polyalloc_ilp::{Registry, RegistryError, Solver, UnknownBackend};
 
@@ -27,6 +30,7 @@ pub fn registry() -> Registry {
     r.register("cbc", "COIN-OR CBC (coin_cbc, system libCbcSolver)", || {
         Ok(Box::new(polyalloc_backend_cbc::CbcSolver::new()))
     });
+    goodlp::register(&mut r);
     r
 }
 
