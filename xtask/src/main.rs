@@ -152,7 +152,6 @@ fn reexec_with_features() -> Option<i32> {
         "goodlp-highs" => cfg!(feature = "goodlp-highs"),
         "goodlp-cbc" => cfg!(feature = "goodlp-cbc"),
         "goodlp-lpsolve" => cfg!(feature = "goodlp-lpsolve"),
-        "goodlp-glpk" => cfg!(feature = "goodlp-glpk"),
         "goodlp" => cfg!(feature = "goodlp"),
         _ => false,
     };

@@ -21,24 +21,9 @@ pub struct GoodLpSolver {
 }
 
 impl GoodLpSolver {
-    /// The backend for `kind`. Fails when what the solver needs at run time is missing
-    /// (GLPK: the `glpsol` program).
+    /// The backend for `kind`. (A `Result` for backends that need something at run
+    /// time; the compiled-in good_lp solvers need nothing beyond their build.)
     pub fn new(kind: GoodLpKind) -> Result<Self, SolveError> {
-        #[cfg(feature = "glpk")]
-        if kind == GoodLpKind::Glpk {
-            let found = std::process::Command::new("glpsol")
-                .arg("--version")
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .status()
-                .is_ok_and(|s| s.success());
-            if !found {
-                return Err(SolveError::Solver {
-                    backend: kind.name().to_string(),
-                    message: "the `glpsol` program is not installed (Debian: apt-get install glpk-utils)".into(),
-                });
-            }
-        }
         Ok(GoodLpSolver { kind })
     }
 
@@ -105,13 +90,12 @@ impl GoodLpSolver {
     /// * a point that good_lp calls optimal but that fails the exact check is solved
     ///   again without presolve where the adaptor has the switch (CBC 2.10's
     ///   preprocessing can return such points, see the direct CBC backend);
-    /// * time: an adaptor that loses the solver's limit statuses (lp_solve, lp-solvers)
+    /// * time: an adaptor that loses the solver's limit statuses (lp_solve)
     ///   is judged by the clock: when the solve ran to its time limit, a point is a
     ///   time-limit incumbent and no point is [`SolveError::TimeLimitNoIncumbent`]; any
     ///   adaptor's error after the time limit is [`SolveError::TimeLimitNoIncumbent`]; a
     ///   time-limit "incumbent" that fails the exact check (CBC leaves its last LP point)
     ///   is no incumbent;
-    /// * gap: glpsol's point under a non-zero requested gap is a gap-limit incumbent;
     /// * infeasible and unbounded, and the failures of adaptors that lose statuses, are
     ///   settled by [`GoodLpSolver::settle`].
     fn solve_once(
@@ -134,8 +118,6 @@ impl GoodLpSolver {
                     status
                 } else if ran_out {
                     RawStatus::TimeLimit
-                } else if self.via_lp_file() && options.mip_rel_gap > 0.0 {
-                    RawStatus::GapLimit
                 } else {
                     status
                 };
@@ -159,12 +141,11 @@ impl GoodLpSolver {
     }
 
     /// Settles a report of infeasibility or unboundedness, or a failure of an adaptor
-    /// that loses statuses (glpsol's "UNDEFINED", lp-solvers' "not solved", is how GLPK's
-    /// presolver answers an unbounded LP). good_lp loses the difference in places: its
-    /// HiGHS adaptor maps `UnboundedOrInfeasible` (HiGHS's answer on an unbounded MIP) to
-    /// infeasible, CBC reports an unbounded pure LP as infeasible, glpsol's "INTEGER
-    /// UNDEFINED" (no integer point found) becomes unbounded, and a MIP whose relaxation
-    /// is unbounded can be integer-infeasible. No claim is taken on trust:
+    /// that loses statuses (lp_solve's adaptor turns its numerical failures and
+    /// "degenerate" into errors). good_lp loses the difference in places: its HiGHS
+    /// adaptor maps `UnboundedOrInfeasible` (HiGHS's answer on an unbounded MIP) to
+    /// infeasible, CBC reports an unbounded pure LP as infeasible, and a MIP whose
+    /// relaxation is unbounded can be integer-infeasible. No claim is taken on trust:
     /// * when the objective is bounded over the variable bounds, "infeasible" stands (the
     ///   model cannot be unbounded);
     /// * otherwise the model is solved with a zero objective, which cannot be unbounded:
@@ -216,8 +197,7 @@ impl GoodLpSolver {
         }
     }
 
-    /// Feasibility of a pure LP when the solver gave no answer on it (glpsol's presolver
-    /// answers "UNDEFINED" for infeasible and unbounded LPs alike): the phase-one LP,
+    /// Feasibility of a pure LP when the solver gave no answer on it: the phase-one LP,
     /// minimise the total violation `sum(s)` of the rows relaxed by slacks `s >= 0`, is
     /// feasible and bounded, so every adaptor answers it. Its optimum is 0 (up to
     /// round-off, and its `x` part passes the model's check) exactly when the model is
@@ -241,19 +221,24 @@ impl GoodLpSolver {
             p.add_constraint(c.name.clone(), row, c.cmp, c.rhs);
         }
         p.set_objective(Sense::Minimize, total);
+        let values = self.auxiliary_point(&p, options, start)?;
+        let (violation, scale) = p.objective().eval_f64(&values);
+        if violation > 1e-7 * scale.max(1.0) {
+            Some(false)
+        } else {
+            model.check_point(&values[..model.num_vars()]).is_ok().then_some(true)
+        }
+    }
+
+    /// Solves an auxiliary LP of the settling rules (always feasible and bounded) in the
+    /// time left; its point, when it passes that LP's own check.
+    fn auxiliary_point(&self, aux: &Model, options: &SolveOptions, start: Instant) -> Option<Vec<f64>> {
         let settings = self.settings(options, start, true);
         if settings.time_limit.is_some_and(|l| l.is_zero()) {
             return None;
         }
-        match run(self.kind, translate(&p, self.translation(None, false)), &settings) {
-            Attempt::Point { values, .. } if p.check_point(&values).is_ok() => {
-                let (violation, scale) = p.objective().eval_f64(&values);
-                if violation > 1e-7 * scale.max(1.0) {
-                    Some(false)
-                } else {
-                    model.check_point(&values[..model.num_vars()]).is_ok().then_some(true)
-                }
-            }
+        match run(self.kind, translate(aux, self.translation(None, false)), &settings) {
+            Attempt::Point { values, .. } if aux.check_point(&values).is_ok() => Some(values),
             _ => None,
         }
     }
@@ -282,26 +267,18 @@ impl GoodLpSolver {
         }
         let objective: LinExpr = model.objective().terms().map(|(v, a)| LinExpr::term(dirs[v.index()], a)).sum();
         cone.set_objective(model.sense(), objective);
-        let settings = self.settings(options, start, true);
-        if settings.time_limit.is_some_and(|l| l.is_zero()) {
-            return false;
-        }
-        match run(self.kind, translate(&cone, self.translation(None, false)), &settings) {
-            Attempt::Point { values, .. } if cone.check_point(&values).is_ok() => {
-                let (gain, scale) = cone.objective().eval_f64(&values);
-                let threshold = 1e-7 * scale.max(1.0);
-                match model.sense() {
-                    Sense::Minimize => gain < -threshold,
-                    Sense::Maximize => gain > threshold,
-                }
-            }
-            _ => false,
+        let Some(values) = self.auxiliary_point(&cone, options, start) else { return false };
+        let (gain, scale) = cone.objective().eval_f64(&values);
+        let threshold = 1e-7 * scale.max(1.0);
+        match model.sense() {
+            Sense::Minimize => gain < -threshold,
+            Sense::Maximize => gain > threshold,
         }
     }
 
     /// How this backend's adaptor needs models translated.
     fn translation(&self, artificial_bound: Option<i64>, zero_objective: bool) -> Translation {
-        Translation { artificial_bound, zero_objective, upper_only_as_row: self.via_lp_file() }
+        Translation { artificial_bound, zero_objective }
     }
 
     /// True when the adaptor has a presolve switch (HiGHS, CBC).
@@ -311,19 +288,6 @@ impl GoodLpSolver {
             GoodLpKind::Highs => true,
             #[cfg(feature = "cbc")]
             GoodLpKind::Cbc => true,
-            #[allow(unreachable_patterns)]
-            _ => false,
-        }
-    }
-
-    /// True for the adaptor that writes an LP file and runs a program (lp-solvers:
-    /// GLPK): it passes a requested gap but cannot say whether the gap stopped the
-    /// search, and its LP writer loses the default-0 lower bound of a variable bounded
-    /// above only (see [`Translation::upper_only_as_row`]).
-    fn via_lp_file(&self) -> bool {
-        match self.kind {
-            #[cfg(feature = "glpk")]
-            GoodLpKind::Glpk => true,
             #[allow(unreachable_patterns)]
             _ => false,
         }

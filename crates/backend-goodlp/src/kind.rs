@@ -18,9 +18,6 @@ pub enum GoodLpKind {
     /// lp_solve 5.5 (good_lp feature `lpsolve`), compiled from lpsolve-sys's bundled sources.
     #[cfg(feature = "lpsolve")]
     LpSolve,
-    /// GLPK's `glpsol` program (good_lp feature `lp-solvers`), on an LP file.
-    #[cfg(feature = "glpk")]
-    Glpk,
 }
 
 impl GoodLpKind {
@@ -35,8 +32,6 @@ impl GoodLpKind {
             GoodLpKind::Cbc,
             #[cfg(feature = "lpsolve")]
             GoodLpKind::LpSolve,
-            #[cfg(feature = "glpk")]
-            GoodLpKind::Glpk,
         ]
     }
 
@@ -51,8 +46,6 @@ impl GoodLpKind {
             GoodLpKind::Cbc => "goodlp-cbc",
             #[cfg(feature = "lpsolve")]
             GoodLpKind::LpSolve => "goodlp-lpsolve",
-            #[cfg(feature = "glpk")]
-            GoodLpKind::Glpk => "goodlp-glpk",
         }
     }
 
@@ -67,15 +60,13 @@ impl GoodLpKind {
             GoodLpKind::Cbc => "COIN-OR CBC through good_lp (system libCbcSolver)",
             #[cfg(feature = "lpsolve")]
             GoodLpKind::LpSolve => "lp_solve 5.5 through good_lp (bundled C sources)",
-            #[cfg(feature = "glpk")]
-            GoodLpKind::Glpk => "GLPK through good_lp's lp-solvers (the glpsol program, apt glpk-utils)",
         }
     }
 
     /// True when good_lp passes the solver's time-limit and gap-limit statuses through.
     /// lp_solve's adaptor reports every answer with a point as optimal (lp_solve's
-    /// SUBOPTIMAL, a time-limited incumbent, included), and the lp-solvers adaptor reports
-    /// every point as optimal; for those the backend decides by the clock.
+    /// SUBOPTIMAL, a time-limited incumbent, included); for it the backend decides by the
+    /// clock.
     pub(crate) fn reports_limits(self) -> bool {
         match self {
             #[cfg(feature = "microlp")]
@@ -86,20 +77,16 @@ impl GoodLpKind {
             GoodLpKind::Cbc => true,
             #[cfg(feature = "lpsolve")]
             GoodLpKind::LpSolve => false,
-            #[cfg(feature = "glpk")]
-            GoodLpKind::Glpk => false,
         }
     }
 
-    /// The time limit the solver really gets for a requested one: lp_solve's and glpsol's
-    /// limits are whole seconds (rounded up, at least one); the others take fractions.
+    /// The time limit the solver really gets for a requested one: lp_solve's limit is whole
+    /// seconds (rounded up by good_lp; at least one); the others take fractions.
     pub(crate) fn effective_time_limit(self, requested: Duration) -> Duration {
         let whole = || Duration::from_secs(requested.as_secs_f64().ceil().max(1.0) as u64);
         match self {
             #[cfg(feature = "lpsolve")]
             GoodLpKind::LpSolve => whole(),
-            #[cfg(feature = "glpk")]
-            GoodLpKind::Glpk => whole(),
             #[allow(unreachable_patterns)]
             _ => requested,
         }

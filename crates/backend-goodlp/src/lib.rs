@@ -11,11 +11,10 @@
 //! | `highs` | `goodlp-highs` | HiGHS, the `highs` crate of the direct backend | cmake, libclang-dev (built once for both) |
 //! | `cbc` | `goodlp-cbc` | COIN-OR CBC, the libCbcSolver of the direct backend | coinor-libcbc-dev |
 //! | `lpsolve` | `goodlp-lpsolve` | lp_solve 5.5 from lpsolve-sys's bundled C sources | a C compiler |
-//! | `glpk` | `goodlp-glpk` | GLPK's `glpsol` program, through good_lp's `lp-solvers` | glpk-utils at run time |
 //!
 //! Without a feature the crate is empty. good_lp's other solvers (SCIP, CPLEX, Clarabel,
-//! lp-solvers' Gurobi/CPLEX/CBC programs) are not features, for the reasons in the crate
-//! README ("Not enabled").
+//! and the programs of its `lp-solvers` feature: GLPK, CBC, Gurobi, CPLEX) are not
+//! features, for the reasons in the crate README ("Not enabled").
 //!
 //! Same guarantees as every backend: [`Solver::solve`](polyalloc_ilp::Solver::solve)
 //! checks every point exactly; this crate implements `solve_raw` and makes good_lp's
@@ -24,7 +23,7 @@
 //! * "infeasible" and "unbounded" are settled by the bounds or by a zero-objective
 //!   solve (good_lp maps HiGHS's `UnboundedOrInfeasible` to infeasible);
 //! * time-limit and gap statuses: passed through where good_lp has them (microlp, HiGHS,
-//!   CBC), decided by the clock where it does not (lp_solve, glpsol);
+//!   CBC), decided by the clock where it does not (lp_solve);
 //! * microlp's `i32` integer bounds get artificial bounds
 //!   ([`polyalloc_ilp::solve_with_artificial_bounds`]), as in the direct microlp backend;
 //! * CBC solves hold the direct CBC backend's process-wide lock, and its time limit is
@@ -35,18 +34,18 @@
 //! `goodlp-highs`, `cbc` / `goodlp-cbc`) measure the cost of the modelling layer: same
 //! solver library, same options.
 
-#[cfg(any(feature = "microlp", feature = "highs", feature = "cbc", feature = "lpsolve", feature = "glpk"))]
+#[cfg(any(feature = "microlp", feature = "highs", feature = "cbc", feature = "lpsolve"))]
 mod backend;
-#[cfg(any(feature = "microlp", feature = "highs", feature = "cbc", feature = "lpsolve", feature = "glpk"))]
+#[cfg(any(feature = "microlp", feature = "highs", feature = "cbc", feature = "lpsolve"))]
 mod kind;
 #[cfg(feature = "lpsolve")]
 mod quiet;
-#[cfg(any(feature = "microlp", feature = "highs", feature = "cbc", feature = "lpsolve", feature = "glpk"))]
+#[cfg(any(feature = "microlp", feature = "highs", feature = "cbc", feature = "lpsolve"))]
 mod run;
-#[cfg(any(feature = "microlp", feature = "highs", feature = "cbc", feature = "lpsolve", feature = "glpk"))]
+#[cfg(any(feature = "microlp", feature = "highs", feature = "cbc", feature = "lpsolve"))]
 mod translate;
 
-#[cfg(any(feature = "microlp", feature = "highs", feature = "cbc", feature = "lpsolve", feature = "glpk"))]
+#[cfg(any(feature = "microlp", feature = "highs", feature = "cbc", feature = "lpsolve"))]
 pub use backend::{GoodLpSolver, ARTIFICIAL_BOUND};
-#[cfg(any(feature = "microlp", feature = "highs", feature = "cbc", feature = "lpsolve", feature = "glpk"))]
+#[cfg(any(feature = "microlp", feature = "highs", feature = "cbc", feature = "lpsolve"))]
 pub use kind::GoodLpKind;

@@ -149,23 +149,6 @@ fn run_unguarded(kind: GoodLpKind, t: Translated, s: &Settings) -> Attempt {
             }
             finish(m, constraints, &handles)
         }
-        #[cfg(feature = "glpk")]
-        GoodLpKind::Glpk => {
-            use good_lp::solvers::lp_solvers::{GlpkSolver, LpSolver};
-            use good_lp::{WithMipGap, WithTimeLimit};
-            let mut m = problem.using(LpSolver(GlpkSolver::new()));
-            if let Some(limit) = s.time_limit {
-                m = m.with_time_limit(kind.effective_time_limit(limit).as_secs_f64());
-            }
-            if s.mip_rel_gap > 0.0 {
-                // glpsol's own default gap is 0, polyalloc's default.
-                m = match m.with_mip_gap(gap32(s.mip_rel_gap)) {
-                    Ok(m) => m,
-                    Err(e) => return Attempt::Failed(format!("MIP gap rejected: {e}")),
-                };
-            }
-            finish(m, constraints, &handles)
-        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! polyalloc's [`Model`] in good_lp's modelling types.
 
 use good_lp::variable::UnsolvedProblem;
-use good_lp::{variable, Constraint, Expression, IntoAffineExpression, ProblemVariables, Variable};
+use good_lp::{variable, Constraint, Expression, ProblemVariables, Variable};
 use polyalloc_ilp::{Cmp, Model, Sense};
 
 /// How to translate.
@@ -11,10 +11,6 @@ pub(crate) struct Translation {
     pub artificial_bound: Option<i64>,
     /// Drop the objective (a feasibility solve, which cannot be unbounded).
     pub zero_objective: bool,
-    /// Give a variable bounded above only no bound in the problem and a row `x <= u`
-    /// instead: good_lp's LP-file writer (lp-solvers) writes such a bound as `x <= u`,
-    /// which the LP format reads with the default lower bound 0.
-    pub upper_only_as_row: bool,
 }
 
 /// A model ready for a good_lp solver: the problem (variables, objective, sense), the
@@ -29,30 +25,23 @@ pub(crate) struct Translated {
 /// backend does; the answer is checked exactly in any case.
 pub(crate) fn translate(model: &Model, how: Translation) -> Translated {
     let mut vars = ProblemVariables::new();
-    // (variable index, upper bound) of the bounds written as rows.
-    let mut upper_rows: Vec<(usize, i64)> = Vec::new();
     let handles: Vec<Variable> = model
         .vars()
         .iter()
-        .enumerate()
-        .map(|(i, v)| {
+        .map(|v| {
             let integral = v.kind.is_integral();
             let art = how.artificial_bound.filter(|_| integral);
             let lower = v.lower.or(art.map(|b| -b));
             let upper = v.upper.or(art);
-            // Every variable gets the same stem: good_lp's LP-file writer (lp-solvers)
-            // makes names unique ("x", "x2", ...) and keeps them clear of LP keywords.
-            let mut def = variable().name("x");
+            let mut def = variable();
             if integral {
                 def = def.integer();
             }
             if let Some(l) = lower {
                 def = def.min(l as f64);
             }
-            match upper {
-                Some(u) if lower.is_none() && how.upper_only_as_row => upper_rows.push((i, u)),
-                Some(u) => def = def.max(u as f64),
-                None => {}
+            if let Some(u) = upper {
+                def = def.max(u as f64);
             }
             vars.add(def)
         })
@@ -63,18 +52,11 @@ pub(crate) fn translate(model: &Model, how: Translation) -> Translated {
             objective.add_mul(c as f64, handles[v.index()]);
         }
     }
-    if (&objective).linear_coefficients().next().is_none() {
-        // An objective with no term is written by good_lp's LP-file writer as an empty
-        // line, which glpsol rejects: `0 x` is the same objective.
-        if let Some(&first) = handles.first() {
-            objective.add_mul(0.0, first);
-        }
-    }
     let problem = match model.sense() {
         Sense::Minimize => vars.minimise(objective),
         Sense::Maximize => vars.maximise(objective),
     };
-    let mut constraints: Vec<Constraint> = model
+    let constraints: Vec<Constraint> = model
         .constraints()
         .iter()
         .map(|c| {
@@ -90,8 +72,5 @@ pub(crate) fn translate(model: &Model, how: Translation) -> Translated {
             }
         })
         .collect();
-    for (i, u) in upper_rows {
-        constraints.push(Expression::from(handles[i]).leq(u as f64));
-    }
     Translated { problem, constraints, handles }
 }

@@ -2,7 +2,7 @@
 //! bends the answer, on every compiled-in good_lp solver. Expected answers are derived
 //! by hand in each test's comment. (The cross-backend conformance suite of
 //! `polyalloc-solvers` runs its own cases on these backends too.)
-#![cfg(any(feature = "microlp", feature = "highs", feature = "cbc", feature = "lpsolve", feature = "glpk"))]
+#![cfg(any(feature = "microlp", feature = "highs", feature = "cbc", feature = "lpsolve"))]
 
 use polyalloc_backend_goodlp::{GoodLpKind, GoodLpSolver};
 use polyalloc_ilp::{Cmp, LinExpr, Model, Sense, SolutionStatus, SolveError, SolveOptions, Solver};
@@ -147,39 +147,4 @@ fn lp_solve_prints_nothing_on_standard_output() {
     for marker in ["Model name:", "MEMO: lp_solve", "Optimal solution "] {
         assert!(!stdout.contains(marker), "lp_solve's log reached standard output:\n{stdout}");
     }
-}
-
-/// CBC through good_lp and the direct CBC backend share one process-wide lock
-/// (libCbcSolver is not thread-safe): many concurrent solves of both give the optimum.
-#[cfg(feature = "cbc")]
-#[test]
-fn cbc_directly_and_through_good_lp_concurrently() {
-    // max 5x + 4y + 3z, 2x + 3y + z <= 5, 4x + y + 2z <= 11, 3x + 4y + 2z <= 8: the LP
-    // optimum (2, 0, 1) is integral, objective 13 (Chvátal, Linear Programming, ch. 2).
-    let mut m = Model::new("chvatal");
-    let x = m.add_integer("x", Some(0), None);
-    let y = m.add_integer("y", Some(0), None);
-    let z = m.add_integer("z", Some(0), None);
-    m.add_constraint("r1", e(x, 2) + e(y, 3) + e(z, 1), Cmp::Le, 5);
-    m.add_constraint("r2", e(x, 4) + e(y, 1) + e(z, 2), Cmp::Le, 11);
-    m.add_constraint("r3", e(x, 3) + e(y, 4) + e(z, 2), Cmp::Le, 8);
-    m.set_objective(Sense::Maximize, e(x, 5) + e(y, 4) + e(z, 3));
-    let via_goodlp = GoodLpSolver::new(GoodLpKind::Cbc).expect("cbc");
-    let direct = polyalloc_backend_cbc::CbcSolver::new();
-    std::thread::scope(|sc| {
-        let handles: Vec<_> = (0..8)
-            .map(|i| {
-                let m = &m;
-                sc.spawn(move || {
-                    let s: &dyn Solver = if i % 2 == 0 { &via_goodlp } else { &direct };
-                    (0..10).map(|_| s.solve(m, &SolveOptions::default()).map(|r| r.objective_exact())).collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        for h in handles {
-            for r in h.join().expect("thread") {
-                assert_eq!(r, Ok(Some(13)));
-            }
-        }
-    });
 }

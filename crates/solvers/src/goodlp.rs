@@ -18,6 +18,5 @@ pub(crate) fn register(r: &mut Registry) {
     goodlp!("goodlp-highs", Highs);
     goodlp!("goodlp-cbc", Cbc);
     goodlp!("goodlp-lpsolve", LpSolve);
-    goodlp!("goodlp-glpk", Glpk);
     let _ = r;
 }
