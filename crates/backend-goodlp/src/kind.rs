@@ -83,10 +83,9 @@ impl GoodLpKind {
     /// The time limit the solver really gets for a requested one: lp_solve's limit is whole
     /// seconds (rounded up by good_lp; at least one); the others take fractions.
     pub(crate) fn effective_time_limit(self, requested: Duration) -> Duration {
-        let whole = || Duration::from_secs(requested.as_secs_f64().ceil().max(1.0) as u64);
         match self {
             #[cfg(feature = "lpsolve")]
-            GoodLpKind::LpSolve => whole(),
+            GoodLpKind::LpSolve => Duration::from_secs(requested.as_secs_f64().ceil().max(1.0) as u64),
             #[allow(unreachable_patterns)]
             _ => requested,
         }

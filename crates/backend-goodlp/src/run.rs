@@ -15,6 +15,8 @@ pub(crate) struct Settings {
     /// The time left for this solve (the requested limit minus what earlier solves of
     /// the same `solve_raw` call used).
     pub time_limit: Option<Duration>,
+    /// Used by the microlp, HiGHS and CBC adaptors (lp_solve's has no gap switch).
+    #[cfg_attr(not(any(feature = "microlp", feature = "highs", feature = "cbc")), allow(dead_code))]
     pub mip_rel_gap: f64,
     /// Used by the HiGHS and CBC adaptors (the others are single-threaded).
     #[cfg_attr(not(any(feature = "highs", feature = "cbc")), allow(dead_code))]
@@ -60,6 +62,7 @@ pub(crate) fn run(kind: GoodLpKind, t: Translated, s: &Settings) -> Attempt {
 }
 
 /// The relative gap as good_lp takes it (`f32`); 0 stays exactly 0.
+#[cfg(any(feature = "microlp", feature = "highs", feature = "cbc"))]
 fn gap32(gap: f64) -> f32 {
     gap as f32
 }

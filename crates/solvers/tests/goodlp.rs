@@ -2,7 +2,6 @@
 //! (Their answers are checked by the conformance suite, `tests/conformance.rs`, and by
 //! `polyalloc-backend-goodlp`'s own tests.)
 
-use polyalloc_solvers::conformance::{knapsack_general, run_case, Answer};
 use polyalloc_solvers::registry;
 
 /// Every `goodlp-*` feature of this build registers its backend, after the direct ones.
@@ -29,6 +28,7 @@ fn goodlp_backends_are_registered_by_feature() {
 #[cfg(all(feature = "cbc", feature = "goodlp-cbc"))]
 #[test]
 fn cbc_directly_and_through_good_lp_concurrently() {
+    use polyalloc_solvers::conformance::{knapsack_general, run_case, Answer};
     let reg = registry();
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..8)
