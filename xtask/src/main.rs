@@ -171,6 +171,11 @@ fn reexec_with_features() -> Option<i32> {
     let have = |f: &str| match f {
         "highs" => cfg!(feature = "highs"),
         "cbc" => cfg!(feature = "cbc"),
+        "goodlp-microlp" => cfg!(feature = "goodlp-microlp"),
+        "goodlp-highs" => cfg!(feature = "goodlp-highs"),
+        "goodlp-cbc" => cfg!(feature = "goodlp-cbc"),
+        "goodlp-lpsolve" => cfg!(feature = "goodlp-lpsolve"),
+        "goodlp" => cfg!(feature = "goodlp"),
         _ => false,
     };
     if wanted.iter().all(|f| have(f)) {
@@ -178,7 +183,7 @@ fn reexec_with_features() -> Option<i32> {
         return main_with(rest);
     }
     if std::env::var_os("POLYALLOC_XTASK_REEXEC").is_some() {
-        eprintln!("xtask: error: features {features} requested but not compiled in (known: highs, cbc)");
+        eprintln!("xtask: error: features {features} requested but not compiled in (known: highs, cbc, goodlp, goodlp-<solver>)");
         return Some(EXIT_INPUT);
     }
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
@@ -226,7 +231,7 @@ fn note_backends(spec: &str) {
     let compiled = polyalloc_solvers::compiled_in();
     if spec.trim() == "all" && compiled.len() == 1 {
         eprintln!(
-            "xtask: note: `--backend all` runs the backends compiled in: {}. For HiGHS and CBC: `cargo xtask --features highs,cbc ...`",
+            "xtask: note: `--backend all` runs the backends compiled in: {}. For HiGHS and CBC: `cargo xtask --features highs,cbc ...`; the good_lp solvers: `--features goodlp`",
             compiled.join(", ")
         );
     }

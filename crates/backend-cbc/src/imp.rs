@@ -2,8 +2,9 @@ use coin_cbc::{raw::SecondaryStatus, Model as CbcModel, Sense as CSense};
 use polyalloc_ilp::{Cmp, Model, RawSolution, RawStatus, Sense, SolveError, SolveOptions, Solver, VarKind};
 use std::sync::Mutex;
 
-/// Serialises every CBC solve in the process (libcbc is not thread-safe).
-static CBC_LOCK: Mutex<()> = Mutex::new(());
+/// Serialises every CBC solve in the process (libcbc is not thread-safe); the good_lp
+/// backend's CBC solves hold it too.
+pub static CBC_LOCK: Mutex<()> = Mutex::new(());
 
 /// The CBC backend.
 #[derive(Clone, Copy, Debug, Default)]

@@ -19,7 +19,9 @@
 //!   artificial bound, the model is solved again with the artificial bounds doubled: a
 //!   strictly better objective means the objective is unbounded
 //!   ([`SolveError::Unbounded`]); the same objective means the point is an optimum (for
-//!   example any point of a feasibility model) and it is returned. Finite bounds beyond
+//!   example any point of a feasibility model) and it is returned
+//!   ([`polyalloc_ilp::solve_with_artificial_bounds`], shared with the good_lp backend's
+//!   microlp). Finite bounds beyond
 //!   the artificial one are an [`SolveError::InvalidModel`]: polyalloc never needs such
 //!   values.
 //! * microlp has no thread option (it is single-threaded) and logs through `log`, which
@@ -52,28 +54,12 @@ impl Solver for MicrolpSolver {
     }
 
     fn solve_raw(&self, model: &Model, options: &SolveOptions) -> Result<RawSolution, SolveError> {
-        let (first, hit) = solve_with_bound(model, options, ARTIFICIAL_BOUND)?;
-        if !hit {
-            return Ok(first);
-        }
-        let (second, _) = solve_with_bound(model, options, 2 * ARTIFICIAL_BOUND)?;
-        let obj = |values: &[f64]| model.objective().eval_f64(values).0;
-        let (a, b) = (obj(&first.values), obj(&second.values));
-        let improved = match model.sense() {
-            Sense::Minimize => b < a - 1e-6 * a.abs().max(1.0),
-            Sense::Maximize => b > a + 1e-6 * a.abs().max(1.0),
-        };
-        if improved {
-            Err(SolveError::Unbounded)
-        } else {
-            Ok(first)
-        }
+        polyalloc_ilp::solve_with_artificial_bounds(model, ARTIFICIAL_BOUND, |b| solve_with_bound(model, options, b))
     }
 }
 
-/// One microlp solve with `artificial` as the bound of unbounded integer variables;
-/// also says whether such a variable ended on its artificial bound.
-fn solve_with_bound(model: &Model, options: &SolveOptions, artificial: i64) -> Result<(RawSolution, bool), SolveError> {
+/// One microlp solve with `artificial` as the bound of unbounded integer variables.
+fn solve_with_bound(model: &Model, options: &SolveOptions, artificial: i64) -> Result<RawSolution, SolveError> {
     {
         let dir = match model.sense() {
             Sense::Minimize => OptimizationDirection::Minimize,
@@ -82,8 +68,6 @@ fn solve_with_bound(model: &Model, options: &SolveOptions, artificial: i64) -> R
         let mut pb = Problem::new(dir);
         let obj = model.objective();
         let mut vars = Vec::with_capacity(model.num_vars());
-        // (index, artificial lower?, artificial upper?)
-        let mut on_artificial = Vec::new();
         for (i, v) in model.vars().iter().enumerate() {
             let id = model.var_ids().nth(i).ok_or_else(|| invalid(model, "variable index".into()))?;
             let c = obj.coef(id) as f64;
@@ -104,9 +88,6 @@ fn solve_with_bound(model: &Model, options: &SolveOptions, artificial: i64) -> R
                                 2 * ARTIFICIAL_BOUND
                             ),
                         ));
-                    }
-                    if v.lower.is_none() || v.upper.is_none() {
-                        on_artificial.push((i, v.lower.is_none(), v.upper.is_none()));
                     }
                     if lo > up {
                         return Err(SolveError::Infeasible);
@@ -145,10 +126,6 @@ fn solve_with_bound(model: &Model, options: &SolveOptions, artificial: i64) -> R
             _ => RawStatus::TimeLimit,
         };
         let values: Vec<f64> = vars.iter().map(|&v| sol.var_value(v)).collect();
-        let hit = on_artificial.iter().any(|&(i, lo_art, up_art)| {
-            let x = values[i].round() as i64;
-            (lo_art && x <= -artificial) || (up_art && x >= artificial)
-        });
-        Ok((RawSolution { status, values }, hit))
+        Ok(RawSolution { status, values })
     }
 }

@@ -42,6 +42,7 @@
 //! assert!(m.check_point(&[5.0, 1.0]).is_err());
 //! ```
 
+mod bounds;
 pub mod budget;
 mod expr;
 mod lex;
@@ -52,6 +53,7 @@ mod record;
 mod registry;
 mod solve;
 
+pub use bounds::{hits_artificial_bound, objective_bounded_over_bounds, solve_with_artificial_bounds};
 pub use expr::{LinExpr, VarId};
 pub use lex::{LexSolution, LexSolve};
 pub use model::{Cmp, ConstrId, Constraint, Model, ModelError, Sense, VarKind, Variable};

@@ -28,7 +28,7 @@ pub fn backends(spec: &str) -> Result<Vec<Backend>, Error> {
     let reg = polyalloc_solvers::registry();
     let spec = if spec.trim() == "default" { polyalloc_solvers::DEFAULT_BACKEND } else { spec };
     let names = reg.select(spec).map_err(|e| {
-        let hint = if matches!(e.name.as_str(), "highs" | "cbc") {
+        let hint = if matches!(e.name.as_str(), "highs" | "cbc") || e.name.starts_with("goodlp-") {
             format!(" (build with `--features {}` to enable it)", e.name)
         } else {
             String::new()
