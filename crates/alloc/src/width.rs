@@ -9,7 +9,7 @@
 //! 3.4.3). Minimising `(u_1, ..., u_p, w)` lexicographically gives the parametric bound
 //! preferred by parameter priority (001 Sec. 4.1.3).
 
-use polyalloc_formulation::farkas::{nonneg_on, FarkasOptions, ParamForm};
+use polyalloc_formulation::farkas::{FarkasOptions, Linearizer, ParamForm};
 use polyalloc_formulation::{AffExpr, BasicSet, Space};
 use polyalloc_ilp::{LinExpr, Model, Solution, VarId};
 
@@ -77,6 +77,20 @@ pub fn bound_on_piece(
     bound: &BoundVars,
     name: &str,
 ) -> polyalloc_formulation::Result<()> {
+    bound_on_piece_with(&mut Linearizer::new(), model, piece, h, bound, name)
+}
+
+/// [`bound_on_piece`] through `lin`, which emits each distinct row of the model once
+/// and computes the generators of each polyhedron once (see
+/// [`polyalloc_formulation::farkas`]).
+pub fn bound_on_piece_with(
+    lin: &mut Linearizer,
+    model: &mut Model,
+    piece: &BasicSet,
+    h: &[LinExpr],
+    bound: &BoundVars,
+    name: &str,
+) -> polyalloc_formulation::Result<()> {
     let space = piece.space().clone();
     for (sign, tag) in [(-1i64, "ub"), (1, "lb")] {
         // u.P + w - sign' * h.(s - t) >= 0, i.e. u.P + w + sign * h.(s - t) >= 0.
@@ -85,7 +99,7 @@ pub fn bound_on_piece(
             f.coeffs[k] = f.coeffs[k].clone() + LinExpr::from(u);
         }
         f.constant = LinExpr::from(bound.w);
-        nonneg_on(model, piece, &f, &FarkasOptions { name: format!("{name}_{tag}"), ..Default::default() })?;
+        lin.nonneg_on(model, piece, &f, &FarkasOptions { name: format!("{name}_{tag}"), ..Default::default() })?;
     }
     Ok(())
 }

@@ -71,6 +71,7 @@ pub mod coalesce;
 mod conflict;
 mod error;
 pub mod farkas;
+pub mod generators;
 mod fm;
 mod scan;
 pub mod ilp;
