@@ -26,7 +26,11 @@
 //!   polyalloc never initialises, so `threads` and `verbose` have no effect.
 
 use microlp::{ComparisonOp, OptimizationDirection, Problem, SolveOutcome, TerminationReason};
-use polyalloc_ilp::{Cmp, Model, RawSolution, RawStatus, Sense, SolveError, SolveOptions, Solver, VarKind};
+use polyalloc_ilp::{
+    Checked, Cmp, Constraint, Incremental, Model, RawSession, RawSolution, RawStatus, Sense, Session, SolveError,
+    SolveOptions, SolveTimes, Solver, VarKind,
+};
+use std::time::{Duration, Instant};
 
 /// Artificial bound given to integer variables with an infinite bound.
 pub const ARTIFICIAL_BOUND: i64 = 1_000_000_000;
@@ -52,29 +56,75 @@ impl Solver for MicrolpSolver {
     }
 
     fn solve_raw(&self, model: &Model, options: &SolveOptions) -> Result<RawSolution, SolveError> {
-        let (first, hit) = solve_with_bound(model, options, ARTIFICIAL_BOUND)?;
-        if !hit {
-            return Ok(first);
-        }
-        let (second, _) = solve_with_bound(model, options, 2 * ARTIFICIAL_BOUND)?;
-        let obj = |values: &[f64]| model.objective().eval_f64(values).0;
-        let (a, b) = (obj(&first.values), obj(&second.values));
-        let improved = match model.sense() {
-            Sense::Minimize => b < a - 1e-6 * a.abs().max(1.0),
-            Sense::Maximize => b > a + 1e-6 * a.abs().max(1.0),
-        };
-        if improved {
-            Err(SolveError::Unbounded)
-        } else {
-            Ok(first)
-        }
+        self.solve_raw_timed(model, options).map(|(r, _)| r)
+    }
+
+    fn solve_raw_timed(&self, model: &Model, options: &SolveOptions) -> Result<(RawSolution, SolveTimes), SolveError> {
+        solve_from(model, options, None)
+    }
+
+    fn incremental(&self) -> Option<&dyn Incremental> {
+        Some(self)
+    }
+}
+
+/// microlp cannot change the objective of a solved MILP, so its sessions rebuild the
+/// problem for every solve (the build is timed as such) and pass the previous optimum
+/// as microlp's `warm_start` (an incumbent from the first node on).
+impl Incremental for MicrolpSolver {
+    fn start<'a>(&'a self, model: &Model, _options: &SolveOptions) -> Result<Box<dyn Session + 'a>, SolveError> {
+        Ok(Box::new(Checked::new(model, Rebuilds, self.name(), Duration::ZERO, Duration::ZERO)))
+    }
+}
+
+/// The backend side of a microlp session: nothing kept but the model itself.
+struct Rebuilds;
+
+impl RawSession for Rebuilds {
+    fn set_objective(&mut self, _model: &Model) -> Result<(), SolveError> {
+        Ok(())
+    }
+    fn add_constraint(&mut self, _model: &Model, _row: &Constraint) -> Result<(), SolveError> {
+        Ok(())
+    }
+    fn solve_raw(&mut self, model: &Model, options: &SolveOptions, start: Option<&[f64]>) -> Result<(RawSolution, SolveTimes), SolveError> {
+        solve_from(model, options, start)
+    }
+}
+
+/// A solve (two when an artificial bound is hit), from `start` when given.
+fn solve_from(model: &Model, options: &SolveOptions, start: Option<&[f64]>) -> Result<(RawSolution, SolveTimes), SolveError> {
+    let mut times = SolveTimes { build: Some(Duration::ZERO), setup: Some(Duration::ZERO), ..SolveTimes::default() };
+    let (first, hit) = solve_with_bound(model, options, ARTIFICIAL_BOUND, start, &mut times)?;
+    if !hit {
+        return Ok((first, times));
+    }
+    let (second, _) = solve_with_bound(model, options, 2 * ARTIFICIAL_BOUND, start, &mut times)?;
+    let obj = |values: &[f64]| model.objective().eval_f64(values).0;
+    let (a, b) = (obj(&first.values), obj(&second.values));
+    let improved = match model.sense() {
+        Sense::Minimize => b < a - 1e-6 * a.abs().max(1.0),
+        Sense::Maximize => b > a + 1e-6 * a.abs().max(1.0),
+    };
+    if improved {
+        Err(SolveError::Unbounded)
+    } else {
+        Ok((first, times))
     }
 }
 
 /// One microlp solve with `artificial` as the bound of unbounded integer variables;
-/// also says whether such a variable ended on its artificial bound.
-fn solve_with_bound(model: &Model, options: &SolveOptions, artificial: i64) -> Result<(RawSolution, bool), SolveError> {
+/// also says whether such a variable ended on its artificial bound. The translation is
+/// added to `times.build`, the solve to `times.solve` (microlp has no separate set-up).
+fn solve_with_bound(
+    model: &Model,
+    options: &SolveOptions,
+    artificial: i64,
+    start: Option<&[f64]>,
+    times: &mut SolveTimes,
+) -> Result<(RawSolution, bool), SolveError> {
     {
+        let built = Instant::now();
         let dir = match model.sense() {
             Sense::Minimize => OptimizationDirection::Minimize,
             Sense::Maximize => OptimizationDirection::Maximize,
@@ -84,8 +134,7 @@ fn solve_with_bound(model: &Model, options: &SolveOptions, artificial: i64) -> R
         let mut vars = Vec::with_capacity(model.num_vars());
         // (index, artificial lower?, artificial upper?)
         let mut on_artificial = Vec::new();
-        for (i, v) in model.vars().iter().enumerate() {
-            let id = model.var_ids().nth(i).ok_or_else(|| invalid(model, "variable index".into()))?;
+        for ((i, v), id) in model.vars().iter().enumerate().zip(model.var_ids()) {
             let c = obj.coef(id) as f64;
             let var = match v.kind {
                 VarKind::Continuous => pb.add_var(
@@ -130,7 +179,14 @@ fn solve_with_bound(model: &Model, options: &SolveOptions, artificial: i64) -> R
         let mut opts = microlp::SolveOptions::default();
         opts.time_limit = options.time_limit;
         opts.mip_gap = options.mip_rel_gap;
-        let outcome = pb.solve_with(opts).map_err(|e| match e {
+        if let Some(point) = start.filter(|p| p.len() == vars.len() && p.iter().all(|x| x.is_finite())) {
+            opts.warm_start = Some(vars.iter().copied().zip(point.iter().copied()).collect());
+        }
+        times.build = Some(times.build.unwrap_or_default() + built.elapsed());
+        let solving = Instant::now();
+        let outcome = pb.solve_with(opts);
+        times.solve += solving.elapsed();
+        let outcome = outcome.map_err(|e| match e {
             microlp::Error::Infeasible => SolveError::Infeasible,
             microlp::Error::Unbounded => SolveError::Unbounded,
             other => SolveError::Solver { backend: "microlp".into(), message: other.to_string() },

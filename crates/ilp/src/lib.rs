@@ -24,9 +24,12 @@
 //!   [`SolveError`] (infeasible, unbounded, time limit without incumbent, solver error
 //!   with the solver's message) are kept apart, never collapsed.
 //! * Capabilities are separate traits: [`LexSolve`] (lexicographic minimisation by
-//!   successive solves, blanket-implemented for every solver), [`Model::to_lp_string`]
-//!   (CPLEX LP export), [`Recording`] (a wrapper that logs statistics of every solve and
-//!   can dump every model in LP format).
+//!   successive solves, blanket-implemented for every solver), [`Incremental`] (a backend
+//!   that keeps a model between solves and re-solves it from the previous optimum;
+//!   optional, asked for through [`Solver::incremental`], with a rebuilding fallback),
+//!   [`Model::to_lp_string`] (CPLEX LP export), [`Recording`] (a wrapper that logs
+//!   statistics of every solve, split into model build, solver set-up, solve and exact
+//!   check ([`SolveTimes`]), and can dump every model in LP format).
 //! * [`Registry`]: maps backend names (`microlp`, `highs`, `cbc`) to solvers; the
 //!   `polyalloc-solvers` crate fills it with the backends compiled in.
 //!
@@ -43,6 +46,7 @@
 //! ```
 
 mod expr;
+mod incremental;
 mod lex;
 mod lp_format;
 mod model;
@@ -51,11 +55,12 @@ mod registry;
 mod solve;
 
 pub use expr::{LinExpr, VarId};
+pub use incremental::{open_session, Checked, Incremental, RawSession, Rebuild, Session};
 pub use lex::{LexSolution, LexSolve};
 pub use model::{Cmp, ConstrId, Constraint, Model, ModelError, Sense, VarKind, Variable};
 pub use record::{Recording, SolveRecord};
 pub use registry::{Registry, RegistryError, SolverFactory, UnknownBackend};
 pub use solve::{
-    verify, RawSolution, RawStatus, Solution, SolutionStatus, SolveError, SolveOptions, Solver,
+    verify, RawSolution, RawStatus, Solution, SolutionStatus, SolveError, SolveOptions, SolveTimes, Solver,
     Violation,
 };
