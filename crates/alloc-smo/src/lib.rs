@@ -67,13 +67,24 @@ pub struct SmoOptions {
     pub c_without_params: i64,
     /// Minimise `Σ|γ_j|` after the paper's objective (deterministic answers).
     pub tie_break_small_hyperplane: bool,
+    /// Bound `η` by branch and bound over the box of `Γ` and let the later stages
+    /// choose among the hyperplanes of largest `η` (see `presolve`); only valid
+    /// constraints are added, so the optima are those of the plain ILP.
+    pub presolve: bool,
     /// Options of every ILP solve.
     pub solve: SolveOptions,
 }
 
 impl Default for SmoOptions {
     fn default() -> Self {
-        SmoOptions { coef_bound: 8, c: 10, c_without_params: 1000, tie_break_small_hyperplane: true, solve: SolveOptions::default() }
+        SmoOptions {
+            coef_bound: 8,
+            c: 10,
+            c_without_params: 1000,
+            tie_break_small_hyperplane: true,
+            presolve: true,
+            solve: SolveOptions::default(),
+        }
     }
 }
 
@@ -224,7 +235,7 @@ impl Smo {
             merged.iter().map(|((plus, minus), &weight)| Piece { plus, minus, weight }).collect();
         let eta = EtaProblem { n, bound: b, pieces: sides, always: 2 * unsplit.len() as i64, free: free.iter().collect(), complement: &comp };
         let mut start = None;
-        let pre = max_eta(&eta).filter(|_| unsplit.is_empty());
+        let pre = if self.options.presolve && unsplit.is_empty() { max_eta(&eta) } else { None };
         // Among the hyperplanes of largest η, those of least (u, w) and tie-breaks
         // (`presolve::key_of`, exact when the bounding rows have non-negative
         // coefficients): the later stages choose among them only.
@@ -234,9 +245,16 @@ impl Smo {
             if !rows.iter().all(|r| presolve::up_closed(r, np)) {
                 return (optima.len() <= MAX_CHOICES).then_some((eta_max, optima, None));
             }
+            // The tie-breaks are objectives only when asked for.
+            let used = if self.options.tie_break_small_hyperplane { usize::MAX } else { np + 1 };
             let keyed: Vec<(Vec<i128>, Vec<i64>)> = optima
                 .into_iter()
-                .filter_map(|h| presolve::key_of(&h, &rows, np, MAX_PARAM_COEF, MAX_CONSTANT).map(|k| (k, h)))
+                .filter_map(|h| {
+                    presolve::key_of(&h, &rows, np, MAX_PARAM_COEF, MAX_CONSTANT).map(|mut k| {
+                        k.truncate(used);
+                        (k, h)
+                    })
+                })
                 .collect();
             let least = keyed.iter().map(|(k, _)| k.clone()).min()?;
             let best: Vec<Vec<i64>> = keyed.into_iter().filter(|(k, _)| *k == least).map(|(_, h)| h).collect();
