@@ -26,6 +26,7 @@
 //! form (see [`decide`] returning `None`).
 
 use polyalloc_formulation::generators::Generators;
+use polyalloc_formulation::int::gcd;
 use std::collections::BTreeMap;
 
 /// `a . Γ >= beta`.
@@ -93,10 +94,6 @@ pub(crate) struct BoundRow {
     pub g0: i64,
     pub p: Vec<i64>,
     pub d: Vec<i64>,
-}
-
-fn gcd(a: i64, b: i64) -> i64 {
-    polyalloc_formulation::int::gcd(a, b)
 }
 
 /// The split decision constraints of a polyhedron over `(P, s, t)` (`np` parameters, `n`

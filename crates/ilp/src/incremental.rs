@@ -1,4 +1,4 @@
-//! [`Incremental`]: the capability of a backend that keeps a model between solves.
+//! [`crate::Incremental`]: the capability of a backend that keeps a model between solves.
 //!
 //! Lexicographic minimisation ([`crate::LexSolve`]) solves one model several times: the
 //! objective changes and one row is added per stage. Rebuilding the model for every
@@ -7,7 +7,9 @@
 //! model once, then only changes it and re-solves, starting from the previous optimum
 //! (which is feasible for the next stage) where its API allows.
 //!
-//! Like good_lp's capabilities, it is a separate trait, asked for at run time through
+//! The traits [`crate::Incremental`] and [`Session`] are defined next to [`Solver`]; this
+//! module has what implements them. Like good_lp's capabilities, it is a separate
+//! trait, asked for at run time through
 //! [`Solver::incremental`]; a backend without it still works: [`open_session`] then
 //! gives a [`Session`] that rebuilds the model for every solve. Every answer of every
 //! session goes through the exact check ([`crate::verify`]) against the session's own
@@ -15,32 +17,8 @@
 
 use crate::expr::LinExpr;
 use crate::model::{Cmp, Constraint, Model, Sense};
-use crate::solve::{verify, RawSolution, Solution, SolveError, SolveOptions, SolveTimes, Solver};
+use crate::solve::{verify, RawSolution, Session, Solution, SolveError, SolveOptions, SolveTimes, Solver};
 use std::time::{Duration, Instant};
-
-/// A backend that keeps a model between solves (capability, see the module docs).
-pub trait Incremental: Send + Sync {
-    /// Loads `model` into a new session of the backend. Translation and set-up are
-    /// timed and reported with the session's first solve.
-    fn start<'a>(&'a self, model: &Model, options: &SolveOptions) -> Result<Box<dyn Session + 'a>, SolveError>;
-}
-
-/// A model held between solves: the objective replaced, rows added, re-solved. Every
-/// solution is checked exactly against [`Session::model`].
-pub trait Session {
-    /// The model as it stands (the original with every change applied).
-    fn model(&self) -> &Model;
-    /// The backend's registry name.
-    fn backend(&self) -> &str;
-    /// Replaces the objective.
-    fn set_objective(&mut self, sense: Sense, objective: LinExpr) -> Result<(), SolveError>;
-    /// Adds the row `expr cmp rhs` (a constant part of `expr` moves to the right).
-    fn add_constraint(&mut self, name: String, expr: LinExpr, cmp: Cmp, rhs: i64) -> Result<(), SolveError>;
-    /// Solves the current model; `start` is a point (one value per variable) to start
-    /// from, for instance the optimum of the previous objective, feasible for the model
-    /// as it stands. A backend may ignore it; a start of the wrong length is ignored.
-    fn solve(&mut self, options: &SolveOptions, start: Option<&[f64]>) -> Result<Solution, SolveError>;
-}
 
 /// The backend's side of a session: it mirrors the changes into its own model and
 /// solves, without checking (see [`Checked`]).
@@ -117,7 +95,7 @@ impl<R: RawSession> Session for Checked<R> {
     }
 }
 
-/// The generic session of a backend without [`Incremental`]: every solve rebuilds the
+/// The generic session of a backend without [`crate::Incremental`]: every solve rebuilds the
 /// model through [`Solver::solve`] (no warm start).
 pub struct Rebuild<'a, S: ?Sized> {
     solver: &'a S,
@@ -157,7 +135,7 @@ impl<S: Solver + ?Sized> Session for Rebuild<'_, S> {
     }
 }
 
-/// A session on `model`: the backend's own when it is [`Incremental`], else one that
+/// A session on `model`: the backend's own when it is [`crate::Incremental`], else one that
 /// rebuilds the model for every solve.
 pub fn open_session<'a, S: Solver + ?Sized>(solver: &'a S, model: &Model, options: &SolveOptions) -> Result<Box<dyn Session + 'a>, SolveError> {
     match solver.incremental() {

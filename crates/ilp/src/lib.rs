@@ -55,12 +55,12 @@ mod registry;
 mod solve;
 
 pub use expr::{LinExpr, VarId};
-pub use incremental::{open_session, Checked, Incremental, RawSession, Rebuild, Session};
+pub use incremental::{open_session, Checked, RawSession, Rebuild};
 pub use lex::{LexSolution, LexSolve};
 pub use model::{Cmp, ConstrId, Constraint, Model, ModelError, Sense, VarKind, Variable};
 pub use record::{Recording, SolveRecord};
 pub use registry::{Registry, RegistryError, SolverFactory, UnknownBackend};
 pub use solve::{
-    verify, RawSolution, RawStatus, Solution, SolutionStatus, SolveError, SolveOptions, SolveTimes, Solver,
-    Violation,
+    verify, Incremental, RawSolution, RawStatus, Session, Solution, SolutionStatus, SolveError, SolveOptions, SolveTimes,
+    Solver, Violation,
 };

@@ -2,9 +2,8 @@
 //! write every model it is given to a directory in LP format (`--dump-lp`).
 
 use crate::expr::LinExpr;
-use crate::incremental::{Incremental, Session};
 use crate::model::{Cmp, Model, Sense};
-use crate::solve::{RawSolution, Solution, SolveError, SolveOptions, SolveTimes, Solver};
+use crate::solve::{Incremental, RawSolution, Session, Solution, SolveError, SolveOptions, SolveTimes, Solver};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;

@@ -1,7 +1,7 @@
 //! The [`Solver`] trait, options, statuses and the exact check of every answer.
 
-use crate::expr::VarId;
-use crate::model::{Cmp, Model};
+use crate::expr::{LinExpr, VarId};
+use crate::model::{Cmp, Model, Sense};
 use std::fmt;
 use std::num::NonZeroUsize;
 use std::time::{Duration, Instant};
@@ -193,7 +193,7 @@ pub struct SolveTimes {
     /// polyalloc's exact check of the answer ([`verify`]).
     pub check: Duration,
     /// True when the model was kept from an earlier solve and only changed
-    /// ([`Incremental`](crate::Incremental)).
+    /// ([`Incremental`](Incremental)).
     pub incremental: bool,
     /// True when the backend was given a start point (the previous optimum).
     pub warm_start: bool,
@@ -268,7 +268,7 @@ impl Solution {
         self.times
     }
     /// Sets the elapsed time and the phases (for solves run outside [`Solver::solve`],
-    /// such as an [`Incremental`](crate::Incremental) session).
+    /// such as an [`Incremental`](Incremental) session).
     pub fn with_times(mut self, elapsed: Duration, times: SolveTimes) -> Self {
         self.elapsed = elapsed;
         self.times = times;
@@ -307,10 +307,10 @@ pub trait Solver: Send + Sync {
         Ok(sol.with_times(start.elapsed(), times))
     }
 
-    /// The [`Incremental`](crate::Incremental) capability (a model kept between solves,
+    /// The [`Incremental`](Incremental) capability (a model kept between solves,
     /// changed and re-solved from the previous optimum), when the backend has it.
     /// `None` by default: callers then rebuild the model for every solve.
-    fn incremental(&self) -> Option<&dyn crate::Incremental> {
+    fn incremental(&self) -> Option<&dyn Incremental> {
         None
     }
 }
@@ -328,7 +328,7 @@ impl<S: Solver + ?Sized> Solver for &S {
     fn solve_raw_timed(&self, model: &Model, options: &SolveOptions) -> Result<(RawSolution, SolveTimes), SolveError> {
         (**self).solve_raw_timed(model, options)
     }
-    fn incremental(&self) -> Option<&dyn crate::Incremental> {
+    fn incremental(&self) -> Option<&dyn Incremental> {
         (**self).incremental()
     }
 }
@@ -346,7 +346,7 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
     fn solve_raw_timed(&self, model: &Model, options: &SolveOptions) -> Result<(RawSolution, SolveTimes), SolveError> {
         (**self).solve_raw_timed(model, options)
     }
-    fn incremental(&self) -> Option<&dyn crate::Incremental> {
+    fn incremental(&self) -> Option<&dyn Incremental> {
         (**self).incremental()
     }
 }
@@ -364,9 +364,33 @@ impl<S: Solver + ?Sized> Solver for std::sync::Arc<S> {
     fn solve_raw_timed(&self, model: &Model, options: &SolveOptions) -> Result<(RawSolution, SolveTimes), SolveError> {
         (**self).solve_raw_timed(model, options)
     }
-    fn incremental(&self) -> Option<&dyn crate::Incremental> {
+    fn incremental(&self) -> Option<&dyn Incremental> {
         (**self).incremental()
     }
+}
+
+/// A backend that keeps a model between solves (capability, see [`crate::open_session`]).
+pub trait Incremental: Send + Sync {
+    /// Loads `model` into a new session of the backend. Translation and set-up are
+    /// timed and reported with the session's first solve.
+    fn start<'a>(&'a self, model: &Model, options: &SolveOptions) -> Result<Box<dyn Session + 'a>, SolveError>;
+}
+
+/// A model held between solves: the objective replaced, rows added, re-solved. Every
+/// solution is checked exactly against [`Session::model`].
+pub trait Session {
+    /// The model as it stands (the original with every change applied).
+    fn model(&self) -> &Model;
+    /// The backend's registry name.
+    fn backend(&self) -> &str;
+    /// Replaces the objective.
+    fn set_objective(&mut self, sense: Sense, objective: LinExpr) -> Result<(), SolveError>;
+    /// Adds the row `expr cmp rhs` (a constant part of `expr` moves to the right).
+    fn add_constraint(&mut self, name: String, expr: LinExpr, cmp: Cmp, rhs: i64) -> Result<(), SolveError>;
+    /// Solves the current model; `start` is a point (one value per variable) to start
+    /// from, for instance the optimum of the previous objective, feasible for the model
+    /// as it stands. A backend may ignore it; a start of the wrong length is ignored.
+    fn solve(&mut self, options: &SolveOptions, start: Option<&[f64]>) -> Result<Solution, SolveError>;
 }
 
 /// Distance from an integer accepted as "integral" before rounding. Solvers return
