@@ -30,6 +30,7 @@ pub mod extra;
 pub mod report;
 pub mod reproduce;
 pub mod results;
+pub mod scale;
 pub mod svg;
 
 use polyalloc::Record;
