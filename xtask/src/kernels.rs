@@ -27,9 +27,9 @@ pub struct KernelsArgs {
     /// Methods whose mappings are run (besides full storage), comma-separated.
     #[arg(long, default_value = "lefe,smo,lattice", value_name = "M,M")]
     method: String,
-    /// Repetitions per configuration.
-    #[arg(long, default_value_t = 3, value_name = "K")]
-    repeat: usize,
+    /// Repetitions per configuration (1 to 1000).
+    #[arg(long, default_value_t = 3, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=1000))]
+    repeat: u64,
     /// `default` (documented sizes for a 2-core, 24 GB machine) or `small` (test sizes).
     #[arg(long, default_value = "default", value_name = "SCALE")]
     scale: String,
@@ -95,7 +95,7 @@ pub fn main(args: KernelsArgs) -> Result<i32, XtaskError> {
     let start = std::time::Instant::now();
     for k in KernelId::ALL.into_iter().filter(|k| only.is_empty() || only.iter().any(|o| o == k.name())) {
         let size = size_of(k)?;
-        let ms = measure(&suite_dir(), k, size, &methods, &args.backend, args.repeat, &mut |what| {
+        let ms = measure(&suite_dir(), k, size, &methods, &args.backend, args.repeat as usize, &mut |what| {
             eprintln!("xtask: kernels: [{:6.1}s] {what}", start.elapsed().as_secs_f64())
         })
         .map_err(|e| match e {

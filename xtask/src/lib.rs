@@ -27,10 +27,13 @@ pub mod bench;
 pub mod bless;
 pub mod compare;
 pub mod extra;
+pub mod fuzz;
+pub mod md;
 pub mod report;
 pub mod reproduce;
 pub mod results;
 pub mod scale;
+pub mod smo_tool;
 pub mod svg;
 
 use polyalloc::Record;

@@ -53,6 +53,7 @@ impl Selection {
             method: self.method.clone(),
             suite: xtask::suite_dir(),
             time_limit: polyalloc::run::parse_time_limit(self.time_limit)?,
+            corpus: reproduce::Options::default().corpus,
         })
     }
 }
@@ -70,15 +71,19 @@ enum Command {
         /// Where to write the results (default results/local/latest.json, untracked).
         #[arg(long, value_name = "PATH")]
         out: Option<PathBuf>,
+        /// The corpora: `bench-suite` (the papers' examples), `smo-tool` (the SMO tool's
+        /// inputs, from ../shared/corpus/smo-tool or $POLYALLOC_SMO_CORPUS), a list, or `all`.
+        #[arg(long, default_value = "bench-suite", value_name = "C|all")]
+        corpus: Vec<String>,
     },
     /// Solve time per example, method and backend over K runs; writes
     /// results/local/bench.json (untracked).
     Bench {
         #[command(flatten)]
         sel: Selection,
-        /// Runs per combination.
-        #[arg(long, default_value_t = 5, value_name = "K")]
-        repeat: usize,
+        /// Runs per combination (1 to 1000).
+        #[arg(long, default_value_t = 5, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=1000))]
+        repeat: u64,
         /// Also run the scale suite: generated conflict sets of 1 to 6 dimensions and 1
         /// to 64 conflict polyhedra, every conflict-set method (`--method`) on the
         /// selected backends (its `scale` section; the report plots it). With
@@ -121,6 +126,24 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Fuzzing (issue 16): random conflict sets and programs, every applicable method,
+    /// every mapping checked again by brute force at small instances. Exits with 3 on a
+    /// crash, a wrong verdict or a refuted mapping; writes each failing case as a
+    /// bench-suite file under results/local/fuzz/ (untracked).
+    Fuzz {
+        /// Number of cases (1 to 1,000,000).
+        #[arg(long, default_value_t = 1000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        cases: u64,
+        /// Seed of the case generator (the bounded campaign of `cargo test` uses 1).
+        #[arg(long, default_value_t = 1, value_name = "S")]
+        seed: u64,
+        /// Wall-clock budget in seconds of each (case, method) run. 0: none.
+        #[arg(long, default_value_t = 20.0, value_name = "SECS")]
+        time_limit: f64,
+        /// Where failing cases are written (default results/local/fuzz).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
     /// Makes a local run the committed reference: copies results/local/latest.json to
     /// results/baseline.json (keeping the reference's kernels section when the run has
     /// none) and results/local/bench.json to results/bench.json (when it exists), then
@@ -162,6 +185,11 @@ fn reexec_with_features() -> Option<i32> {
     let have = |f: &str| match f {
         "highs" => cfg!(feature = "highs"),
         "cbc" => cfg!(feature = "cbc"),
+        "goodlp-microlp" => cfg!(feature = "goodlp-microlp"),
+        "goodlp-highs" => cfg!(feature = "goodlp-highs"),
+        "goodlp-cbc" => cfg!(feature = "goodlp-cbc"),
+        "goodlp-lpsolve" => cfg!(feature = "goodlp-lpsolve"),
+        "goodlp" => cfg!(feature = "goodlp"),
         _ => false,
     };
     if wanted.iter().all(|f| have(f)) {
@@ -169,7 +197,7 @@ fn reexec_with_features() -> Option<i32> {
         return main_with(rest);
     }
     if std::env::var_os("POLYALLOC_XTASK_REEXEC").is_some() {
-        eprintln!("xtask: error: features {features} requested but not compiled in (known: highs, cbc)");
+        eprintln!("xtask: error: features {features} requested but not compiled in (known: highs, cbc, goodlp, goodlp-<solver>)");
         return Some(EXIT_INPUT);
     }
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
@@ -217,7 +245,7 @@ fn note_backends(spec: &str) {
     let compiled = polyalloc_solvers::compiled_in();
     if spec.trim() == "all" && compiled.len() == 1 {
         eprintln!(
-            "xtask: note: `--backend all` runs the backends compiled in: {}. For HiGHS and CBC: `cargo xtask --features highs,cbc ...`",
+            "xtask: note: `--backend all` runs the backends compiled in: {}. For HiGHS and CBC: `cargo xtask --features highs,cbc ...`; the good_lp solvers: `--features goodlp`",
             compiled.join(", ")
         );
     }
@@ -225,10 +253,11 @@ fn note_backends(spec: &str) {
 
 fn run(cli: Cli) -> Result<i32, XtaskError> {
     match cli.command {
-        Command::Reproduce { sel, strict, out } => {
+        Command::Reproduce { sel, strict, out, corpus } => {
             note_backends(&sel.backend);
             let pb = progress_bar();
-            let (results, path) = reproduce::main_job(&sel.options()?, out, Some(&pb))?;
+            let opts = reproduce::Options { corpus: split_list(&corpus), ..sel.options()? };
+            let (results, path) = reproduce::main_job(&opts, out, Some(&pb))?;
             pb.finish_and_clear();
             print!("{}", reproduce::markdown(&results));
             eprintln!("xtask: wrote {} (untracked unless --out says otherwise; `cargo xtask bless` makes it the reference)", path.display());
@@ -242,8 +271,10 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
         Command::Bench { sel, repeat, scale, out } => {
             note_backends(&sel.backend);
             let pb = progress_bar();
-            let results =
-                xtask::bench::run(&xtask::bench::Options { reproduce: sel.options()?, repeat, scale, scale_time_limit: sel.scale_time_limit()? }, Some(&pb))?;
+            let results = xtask::bench::run(
+                &xtask::bench::Options { reproduce: sel.options()?, repeat: repeat as usize, scale, scale_time_limit: sel.scale_time_limit()? },
+                Some(&pb),
+            )?;
             pb.finish_and_clear();
             print!("{}", xtask::bench::markdown(&results));
             println!("\nFor the per-ILP micro-benchmark of the backends: `cargo bench -p polyalloc-solvers` (criterion).");
@@ -274,6 +305,20 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
             report::write(&dir, &inputs)?;
             eprintln!("xtask: wrote {}", dir.join("REPORT.md").display());
             Ok(EXIT_OK)
+        }
+        Command::Fuzz { cases, seed, time_limit, out } => {
+            let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+            let opts = polyalloc::fuzz::Options { seed, cases: cases as usize, time_limit: polyalloc::run::parse_time_limit(time_limit)?, threads };
+            let backend = polyalloc::backend(polyalloc::DEFAULT_BACKEND)?;
+            let pb = progress_bar();
+            pb.set_length(cases);
+            let report = polyalloc::fuzz::campaign(&opts, &backend, &mut |done, _| pb.set_position(done as u64));
+            pb.finish_and_clear();
+            print!("{}", report.to_markdown());
+            let dir = out.unwrap_or_else(|| xtask::local_dir().join("fuzz"));
+            let n = xtask::fuzz::write_findings(&report, &dir)?;
+            eprintln!("xtask: fuzz: {} case(s) with findings written to {} (reproduce one: polyalloc allocate FILE)", n, dir.display());
+            Ok(if report.clean() { EXIT_OK } else { EXIT_CHECK })
         }
         Command::Bless { from } => {
             let from = from.unwrap_or_else(xtask::local_dir);

@@ -12,6 +12,7 @@
 //! expected one. Sizes are given as polynomials and at the example's largest instance
 //! (`size_at`; none when the file has no instance).
 
+use crate::md::{cell, code};
 use crate::{selected, XtaskError};
 use indicatif::ProgressBar;
 use crate::results::{PaperRow, ResultsFile};
@@ -40,7 +41,14 @@ pub struct Options {
     /// Wall-clock budget of each run's ILPs (default [`DEFAULT_TIME_LIMIT`]); a run over
     /// budget is recorded as a solver error.
     pub time_limit: Option<Duration>,
+    /// The corpora to run ([`CORPORA`]; default the bench-suite alone).
+    pub corpus: Vec<String>,
 }
+
+/// The corpora `reproduce` runs: the bench-suite (the papers' examples, the default) and
+/// the SMO tool's own inputs ([`crate::smo_tool`], not in the default run: it needs the
+/// corpus, outside the repository, and adds about a minute on the built-in backend).
+pub const CORPORA: [&str; 2] = ["bench-suite", crate::smo_tool::NAME];
 
 /// The default time budget per (example, array, method, backend) run.
 pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(60);
@@ -53,6 +61,7 @@ impl Default for Options {
             method: "all".into(),
             suite: crate::suite_dir(),
             time_limit: Some(DEFAULT_TIME_LIMIT),
+            corpus: vec![CORPORA[0].into()],
         }
     }
 }
@@ -70,11 +79,37 @@ fn conflict_set_method(method: &str) -> bool {
 /// Loads the suite and keeps the selected examples (an unknown `--only` id is an error).
 pub fn load_examples(suite: &std::path::Path, only: &[String]) -> Result<Vec<Example>, XtaskError> {
     let all = polyalloc_suite::load_dir(suite).map_err(polyalloc::Error::from)?;
+    select(all, only, &suite.display().to_string())
+}
+
+/// The examples of the selected corpora (`opts.corpus`: names of [`CORPORA`], or `all`),
+/// restricted to `--only`.
+pub fn examples(opts: &Options) -> Result<Vec<Example>, XtaskError> {
+    let wanted: Vec<&str> = opts.corpus.iter().flat_map(|c| c.split(',')).map(str::trim).filter(|c| !c.is_empty()).collect();
+    let all = wanted.contains(&"all");
+    if let Some(bad) = wanted.iter().find(|c| **c != "all" && !CORPORA.contains(c)) {
+        return Err(XtaskError::Input(format!("--corpus: unknown corpus `{bad}`; known: {}, all", CORPORA.join(", "))));
+    }
+    let mut examples = Vec::new();
+    let mut places = Vec::new();
+    if all || wanted.is_empty() || wanted.contains(&CORPORA[0]) {
+        examples.extend(polyalloc_suite::load_dir(&opts.suite).map_err(polyalloc::Error::from)?);
+        places.push(opts.suite.display().to_string());
+    }
+    if all || wanted.contains(&crate::smo_tool::NAME) {
+        let dir = crate::smo_tool::corpus_dir();
+        let expected = crate::smo_tool::Expectations::load(&crate::smo_tool::expected_path())?;
+        examples.extend(crate::smo_tool::load(&dir, &expected)?.into_iter().map(|i| i.example));
+        places.push(dir.display().to_string());
+    }
+    select(examples, &opts.only, &places.join(" and "))
+}
+
+fn select(all: Vec<Example>, only: &[String], place: &str) -> Result<Vec<Example>, XtaskError> {
     for p in only {
         if !p.ends_with('*') && !all.iter().any(|e| &e.id == p) {
             return Err(XtaskError::Input(format!(
-                "--only: no example `{p}` in {}; ids: {}",
-                suite.display(),
+                "--only: no example `{p}` in {place}; ids: {}",
                 all.iter().map(|e| e.id.as_str()).collect::<Vec<_>>().join(", ")
             )));
         }
@@ -91,13 +126,16 @@ pub fn load_examples(suite: &std::path::Path, only: &[String]) -> Result<Vec<Exa
 pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile, XtaskError> {
     let methods = polyalloc::registry().select(&opts.method)?;
     let backends = run::backends(&opts.backend)?;
-    let examples = load_examples(&opts.suite, &opts.only)?;
+    let examples = examples(opts)?;
     let mut out = ResultsFile::new(&format!("cargo xtask reproduce --backend {} --method {}", opts.backend, opts.method), &crate::workspace_root());
     if let Some(t) = opts.time_limit {
         out.command.push_str(&format!(" --time-limit {}", t.as_secs_f64()));
     }
     if !opts.only.is_empty() {
         out.command.push_str(&format!(" --only {}", opts.only.join(",")));
+    }
+    if opts.corpus != Options::default().corpus {
+        out.command.push_str(&format!(" --corpus {}", opts.corpus.join(",")));
     }
     let inputs: Vec<Input> = examples.iter().map(|e| Input::new(e.clone())).collect();
     // Every (method, targets) of every example, computed once: the plan sizes the
@@ -394,18 +432,8 @@ pub fn paper_title(file: &str) -> &'static str {
         Some("002") => "002: Pugh: dependence relations and affine schedules",
         Some("003") => "003: Song, Wang, Li: shifting, fusion and contraction as network flow",
         Some("004") => "004: Bhaskaracharya, Bondhugula, Cohen: SMO, Table I",
+        _ if file == crate::smo_tool::NAME => "The SMO tool's inputs: SMO against 004 Table I where an input is a Table I example",
         _ => "other",
-    }
-}
-
-fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
-}
-
-fn code(s: Option<&str>) -> String {
-    match s {
-        Some(s) if !s.is_empty() => format!("`{}`", s.replace('`', "'").replace('|', "\\|")),
-        _ => "-".into(),
     }
 }
 
@@ -483,8 +511,12 @@ pub fn markdown(f: &ResultsFile) -> String {
     }
     let with_paper: BTreeSet<(&str, &str, &str)> =
         f.paper.iter().map(|r| (r.example.as_str(), r.array.as_str(), r.method.as_str())).collect();
-    let others: Vec<&Record> =
-        f.records.iter().filter(|r| !with_paper.contains(&(r.example.as_str(), r.array.as_str(), r.method.as_str()))).collect();
+    // The SMO tool's inputs have their own tables (crate::smo_tool::markdown).
+    let others: Vec<&Record> = f
+        .records
+        .iter()
+        .filter(|r| !with_paper.contains(&(r.example.as_str(), r.array.as_str(), r.method.as_str())) && !r.example.starts_with(crate::smo_tool::PREFIX))
+        .collect();
     if !others.is_empty() {
         s.push_str("### polyalloc results without a paper entry\n\n");
         s.push_str("| example | array | method | backend | mapping | size | size at largest instance | verified | solve ms |\n");
@@ -506,6 +538,9 @@ pub fn markdown(f: &ResultsFile) -> String {
         }
         s.push('\n');
     }
+    s.push_str(&crate::smo_tool::markdown(f, &|p: &PaperRow, r: &Record| {
+        classify(p.paper_size.as_deref(), p.paper_hyperplanes.as_ref(), p.paper_moduli.as_ref(), Some(r))
+    }));
     if !f.skipped.is_empty() {
         s.push_str("### Not run\n\n");
         for k in &f.skipped {

@@ -347,27 +347,10 @@ impl ResultsFile {
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename:
-/// the file is either the old one or the complete new one, never half-written.
+/// the file is either the old one or the complete new one, never half-written
+/// (`polyalloc_ilp::output::write_atomic`, the one home of atomic writes).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), polyalloc::Error> {
-    use std::io::Write;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&dir).map_err(|e| polyalloc::Error::io(&dir, e))?;
-    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "results".into());
-    let tmp = dir.join(format!(".{name}.tmp.{}", std::process::id()));
-    let result = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(polyalloc::Error::io(path, e));
-    }
-    Ok(())
+    polyalloc_ilp::output::write_atomic_durable(path, bytes).map_err(|e| polyalloc::Error::io(path, e))
 }
 
 /// Now, as an RFC 3339 UTC timestamp (`2026-05-01T12:34:56Z`).

@@ -73,9 +73,9 @@ impl From<&FlowError> for MethodError {
             FlowError::Input { .. } | FlowError::Body(_) => MethodError::BadInput(e.to_string()),
             FlowError::Assumption { .. } | FlowError::NotAffine { .. } | FlowError::Contraction(_) => MethodError::NotApplicable(e.to_string()),
             FlowError::Solver { source, .. } => MethodError::Solver((**source).clone()),
-            FlowError::Poly(f) => MethodError::Formulation((**f).clone()),
+            FlowError::Poly(f) => MethodError::from((**f).clone()),
             FlowError::Program(p) => match &**p {
-                ProgramError::Formulation(f) => MethodError::Formulation(f.clone()),
+                ProgramError::Formulation(f) => MethodError::from(f.clone()),
                 ProgramError::Solver(s) => MethodError::Solver(s.clone()),
                 _ => MethodError::Method(e.to_string()),
             },

@@ -193,7 +193,7 @@ impl Method for Flow {
                 details.obligation = Evidence::NotGiven { reason: reason.clone() };
                 details.execution = Evidence::NotGiven { reason };
                 details.storage_kind = None;
-                return Ok(Outcome { mapping: None, obligations: Vec::new(), executions: Vec::new(), details: details_of(&details) });
+                return Ok(Outcome { mapping: None, obligations: Vec::new(), executions: Vec::new(), details: details_of(&details), shared: None });
             }
         };
         details.ldg = check::ldg_check(fp, seq, solver, &input.example.instances);
@@ -265,6 +265,6 @@ impl Method for Flow {
             }
             details.execution = Evidence::Given { what };
         }
-        Ok(Outcome { mapping, obligations, executions, details: details_of(&details) })
+        Ok(Outcome { mapping, obligations, executions, details: details_of(&details), shared: None })
     }
 }

@@ -21,7 +21,7 @@
 use polyalloc_formulation::int::gcd_slice;
 use polyalloc_formulation::int::lin::{complete_unimodular, mat_mul};
 use polyalloc_alloc::pieces::revise_all;
-use polyalloc_alloc::width::{bound_on_piece, BoundVars};
+use polyalloc_alloc::width::{bound_on_piece, positive_on_cells, BoundVars};
 use polyalloc_alloc::AllocError;
 use polyalloc_formulation::{AffExpr, BasicSet, Space};
 use polyalloc_ilp::{Cmp, LexSolve, LinExpr, Model, SolveError, SolveOptions, Solver, VarId};
@@ -67,9 +67,12 @@ pub use polyalloc_formulation::int::lin::normalise_sign;
 /// Heuristic 1 over the conflict polyhedra `pieces`, searching the mapping vectors in
 /// the lattice spanned by the rows `search` (the identity for plain Heuristic 1; the
 /// last rows of `A^{-1}` for Heuristic 3). Stops when no conflict is left or when the
-/// search basis is exhausted.
+/// search basis is exhausted. Every modulus is at least 1 on the cell polyhedra `cells`
+/// (`polyalloc_alloc::pieces::cell_polyhedra`; issue 16), not only where conflicts are.
+#[allow(clippy::too_many_arguments)]
 pub fn heuristic1(
     pieces: Vec<BasicSet>,
+    cells: &[BasicSet],
     search: &[Vec<i64>],
     params: &[String],
     param_space: &Space,
@@ -85,7 +88,7 @@ pub fn heuristic1(
         step += 1;
         let mut best: Option<(Vec<i128>, Vec<i64>, AffExpr)> = None;
         for j in 0..basis.len() {
-            match width_ilp(&pieces, &basis, j, params, param_space, solver, opts, method, step)? {
+            match width_ilp(&pieces, cells, &basis, j, params, param_space, solver, opts, method, step)? {
                 None => continue,
                 Some((key, lambda, modulus)) => {
                     if best.as_ref().is_none_or(|(k, _, _)| key < *k) {
@@ -125,6 +128,7 @@ type WidthSolution = (Vec<i128>, Vec<i64>, AffExpr);
 #[allow(clippy::too_many_arguments)]
 fn width_ilp(
     pieces: &[BasicSet],
+    cells: &[BasicSet],
     basis: &[Vec<i64>],
     j: usize,
     params: &[String],
@@ -159,6 +163,7 @@ fn width_ilp(
     for (i, piece) in pieces.iter().enumerate() {
         bound_on_piece(&mut m, piece, &h, &bound, &format!("K{i}")).map_err(&fe)?;
     }
+    positive_on_cells(&mut m, cells, &bound, "A").map_err(&fe)?;
     let mut objectives = bound.objectives();
     let mut abs_sum = LinExpr::new();
     let mut position = LinExpr::new();

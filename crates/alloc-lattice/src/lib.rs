@@ -44,7 +44,7 @@ pub mod h2;
 
 use h1::{heuristic1, H1Options};
 use h2::{heuristic2, star_shaped_differences, H2Options, H2Result};
-use polyalloc_alloc::pieces::conflict_polyhedra;
+use polyalloc_alloc::pieces::{cell_polyhedra, conflict_polyhedra};
 use polyalloc_alloc::{AllocError, Allocator, Problem};
 use polyalloc_formulation::{AffExpr, ModularMapping, Space, StorageRow};
 use polyalloc_ilp::Solver;
@@ -76,7 +76,8 @@ impl Allocator for LatticeH1 {
         let psp = problem.param_space();
         let n = problem.n_dims();
         let pieces = conflict_polyhedra(problem, solver, H1_NAME)?;
-        let res = heuristic1(pieces, &identity(n), &params, &psp, solver, &self.options, H1_NAME)?;
+        let cells = cell_polyhedra(problem, H1_NAME)?;
+        let res = heuristic1(pieces, &cells, &identity(n), &params, &psp, solver, &self.options, H1_NAME)?;
         if !res.remaining.is_empty() {
             return Err(AllocError::method(
                 H1_NAME,
@@ -186,7 +187,8 @@ impl Allocator for Lattice {
         let k = h2.rho.len();
         let search: Vec<Vec<i64>> = h2.inverse[k..].to_vec();
         let pieces = conflict_polyhedra(problem, solver, H3_NAME)?;
-        let res = heuristic1(pieces, &search, &params, &psp, solver, &self.h1, H3_NAME)?;
+        let cells = cell_polyhedra(problem, H3_NAME)?;
+        let res = heuristic1(pieces, &cells, &search, &params, &psp, solver, &self.h1, H3_NAME)?;
         let c_rows: Vec<Vec<i64>> = res.rows.iter().map(|r| r.hyperplane.clone()).collect();
         let mut rows = Vec::new();
         for j in 0..k {
@@ -218,7 +220,7 @@ mod tests {
         let params = p.params().to_vec();
         let psp = p.param_space();
         let pieces = conflict_polyhedra(&p, &solver, "test").unwrap();
-        let r = heuristic1(pieces, &identity(2), &params, &psp, &solver, &H1Options::default(), "test").unwrap();
+        let r = heuristic1(pieces, &[], &identity(2), &params, &psp, &solver, &H1Options::default(), "test").unwrap();
         assert!(r.remaining.is_empty());
         let n = AffExpr::parse(&psp, "N").unwrap();
         let mut hs: Vec<Vec<i64>> = r.rows.iter().map(|x| x.hyperplane.clone()).collect();
@@ -236,7 +238,7 @@ mod tests {
         let params = p.params().to_vec();
         let psp = p.param_space();
         let pieces = conflict_polyhedra(&p, &solver, "test").unwrap();
-        let r = heuristic1(pieces, &[vec![1, -1]], &params, &psp, &solver, &H1Options::default(), "test").unwrap();
+        let r = heuristic1(pieces, &[], &[vec![1, -1]], &params, &psp, &solver, &H1Options::default(), "test").unwrap();
         assert_eq!(r.rows.len(), 1);
         assert_eq!(r.rows[0].hyperplane, vec![-1, 1]);
         assert_eq!(r.rows[0].modulus, AffExpr::parse(&psp, "2N - 1").unwrap());

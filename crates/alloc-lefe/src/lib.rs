@@ -14,9 +14,12 @@
 //! bound holds on the rational points of each polyhedron, so it is exact for the integral
 //! polyhedra of the paper examples and otherwise a safe over-approximation of the
 //! integer lexicographic maximum. An axis along which no conflict remains gets modulus 1.
+//! The bound is also kept non-negative wherever the array has a cell
+//! ([`positive_on_cells`]): a modulus is at least 1 for every parameter value of the
+//! context, also where no conflict exists (issue 16).
 
-use polyalloc_alloc::pieces::{conflict_polyhedra, revise_all};
-use polyalloc_alloc::width::{bound_on_piece, BoundVars};
+use polyalloc_alloc::pieces::{cell_polyhedra, conflict_polyhedra, revise_all};
+use polyalloc_alloc::width::{bound_on_piece, positive_on_cells, BoundVars};
 use polyalloc_alloc::{AllocError, Allocator, Problem};
 use polyalloc_formulation::StorageRow;
 use polyalloc_formulation::{AffExpr, ModularMapping};
@@ -47,6 +50,7 @@ impl Allocator for Lefe {
         let param_space = problem.param_space();
         let n = problem.n_dims();
         let mut pieces = conflict_polyhedra(problem, solver, NAME)?;
+        let cells = cell_polyhedra(problem, NAME)?;
         let mut rows = Vec::with_capacity(n);
         for axis in 0..n {
             let mut unit = vec![0i64; n];
@@ -60,6 +64,7 @@ impl Allocator for Lefe {
                 for (i, piece) in pieces.iter().enumerate() {
                     bound_on_piece(&mut m, piece, &h, &bound, &format!("K{i}")).map_err(&fe)?;
                 }
+                positive_on_cells(&mut m, &cells, &bound, "A").map_err(&fe)?;
                 let lex = solver.lex_minimize(&m, &bound.objectives(), &self.solve).map_err(AllocError::solver(NAME))?;
                 bound.modulus(&lex.solution, &param_space)
             };

@@ -228,8 +228,8 @@ impl From<OvError> for MethodError {
             OvError::Unsupported(m) => MethodError::NotApplicable(m),
             OvError::Solver(s) => MethodError::Solver(s),
             OvError::Input(m) => MethodError::BadInput(m),
-            OvError::Suite(s) => MethodError::Input(s),
-            OvError::Formulation(f) | OvError::Program(ProgramError::Formulation(f)) => MethodError::Formulation(f),
+            OvError::Suite(s) => MethodError::from(s),
+            OvError::Formulation(f) | OvError::Program(ProgramError::Formulation(f)) => MethodError::from(f),
             OvError::Program(ProgramError::Solver(s)) => MethodError::Solver(s),
             OvError::Program(p @ (ProgramError::Invalid(_) | ProgramError::Space(_))) => MethodError::BadInput(p.to_string()),
             e @ (OvError::NoSchedule(_)
@@ -316,7 +316,7 @@ impl<'a> Run<'a> {
             obligations.push(self.obligation(th)?);
             executions.extend(self.execution(th, mapping)?);
         }
-        Ok(Outcome { mapping: Some(mapping.clone()), obligations, executions, details })
+        Ok(Outcome { mapping: Some(mapping.clone()), obligations, executions, details, shared: None })
     }
 
     /// The paper's integer program (Sec. 4.6.1 / 4.6.3) for the schedule `th`, or every

@@ -34,21 +34,27 @@
 //!   variables `z_k^+, z_k^-` (`r_k . Γ >= 1` or `<= -1`, big-M `1 + coef_bound Σ|r_k|`,
 //!   `Σ z >= 1`). Hence at most `n` hyperplanes, and termination; a conflict set that
 //!   still has pairs after `n` hyperplanes contains a pair `s = t` and is rejected.
+//! * **Moduli at least 1 wherever the array has a cell** (issue 16): the bound
+//!   `u . P + w` is also kept non-negative on the array's cells within the context
+//!   (`polyalloc_alloc::width::positive_on_cells`), so that a modulus such as `N - 2`
+//!   is not returned under a context `N >= 2` where the conflicts vanish at `N = 2`.
 //! * **Tie-break**: after `(η', u, w)` the ILP minimises `Σ|γ_j|`, then `Σ j |γ_j|`
 //!   (coefficients on earlier dimensions first), so that equivalent optima give the same
 //!   (smallest) hyperplane on every backend; the sign is normalised
 //!   so that the last non-zero coefficient is positive (a sign change does not change a
 //!   modular mapping's validity or size).
 
+pub mod inter;
 mod decision;
 mod presolve;
 
+pub use inter::{InterDetails, SmoInter};
 use decision::{decide, BoundRow, GammaRow, Side};
 use presolve::{max_eta, EtaProblem, Piece};
 use polyalloc_formulation::int::lin::orthogonal_complement;
-use polyalloc_alloc::pieces::{conflict_polyhedra, revise_all};
+use polyalloc_alloc::pieces::{cell_polyhedra, conflict_polyhedra, revise_all};
 pub use polyalloc_alloc::pieces::revise;
-use polyalloc_alloc::width::{bound_on_piece_with, diff_form, BoundVars, MAX_CONSTANT, MAX_PARAM_COEF};
+use polyalloc_alloc::width::{bound_on_piece_with, diff_form, positive_on_cells_with, BoundVars, MAX_CONSTANT, MAX_PARAM_COEF};
 use polyalloc_alloc::{AllocError, Allocator, Problem};
 use polyalloc_formulation::farkas::{FarkasOptions, Linearizer};
 use std::collections::{BTreeMap, BTreeSet};
@@ -107,6 +113,7 @@ impl Smo {
     fn next_hyperplane(
         &self,
         pieces: &[BasicSet],
+        cells: &[BasicSet],
         previous: &[Vec<i64>],
         params: &[String],
         param_space: &Space,
@@ -123,6 +130,8 @@ impl Smo {
         let gamma: Vec<VarId> = (0..n).map(|j| m.add_integer(format!("gamma_{j}"), Some(-b), Some(b))).collect();
         let g: Vec<LinExpr> = gamma.iter().map(|&v| LinExpr::from(v)).collect();
         let bound = BoundVars::add(&mut m, params, "");
+        // The modulus is at least 1 wherever the array has a cell (issue 16).
+        positive_on_cells_with(lin, &mut m, cells, &bound, "A").map_err(&fe)?;
         // Bounding constraints (5) of every polyhedron, and the split decision
         // constraints (6) (`decision`), merged when two polyhedra require the same.
         let mut merged: BTreeMap<(Side, Side), i64> = BTreeMap::new();
@@ -357,6 +366,7 @@ impl Allocator for Smo {
         let n = problem.n_dims();
         let mut pieces = conflict_polyhedra(problem, solver, NAME)?;
         let mut lin = Linearizer::new();
+        let cells = cell_polyhedra(problem, NAME)?;
         let mut hyperplanes: Vec<Vec<i64>> = Vec::new();
         let mut rows = Vec::new();
         while !pieces.is_empty() {
@@ -364,7 +374,7 @@ impl Allocator for Smo {
                 return Err(AllocError::method(NAME, "no termination after n hyperplanes"));
             }
             let (h, modulus) =
-                self.next_hyperplane(&pieces, &hyperplanes, &params, &param_space, solver, hyperplanes.len() + 1, &mut lin)?;
+                self.next_hyperplane(&pieces, &cells, &hyperplanes, &params, &param_space, solver, hyperplanes.len() + 1, &mut lin)?;
             pieces = revise_all(&pieces, &h, solver, NAME)?;
             rows.push(StorageRow { hyperplane: h.clone(), modulus: Some(modulus) });
             hyperplanes.push(h);

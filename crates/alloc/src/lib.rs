@@ -25,12 +25,13 @@ pub mod pieces;
 pub mod width;
 
 use polyalloc_formulation::checker::Verdict;
-use polyalloc_formulation::{Checker, ModularMapping, Polynomial};
+use polyalloc_formulation::shared_checker::{check_shared, SharedVerdict};
+use polyalloc_formulation::{Checker, ModularMapping, Polynomial, SharedMapping};
 pub use method::{
-    details_of, Details, Execution, ExecutionCheck, Input, Method, MethodError, Obligation, OnConflictSets, Order, Outcome, StorageFunction,
-    StoragePlan, TimeFunction, TraceFunction,
+    details_of, Details, Execution, ExecutionCheck, Input, Method, MethodError, Obligation, OnConflictSets, Order, Outcome, SharedAnswer,
+    SharedObligation, StorageFunction, StoragePlan, TimeFunction, TraceFunction,
 };
-pub use polyalloc_suite::{Example, Problem};
+pub use polyalloc_suite::{Example, InterProblem, Problem};
 use polyalloc_ilp::{Recording, SolveError, SolveRecord, Solver};
 use std::time::{Duration, Instant};
 
@@ -63,9 +64,16 @@ pub enum AllocError {
 }
 
 impl AllocError {
-    /// Wraps a formulation error.
+    /// Wraps a formulation error (a formulation step stopped by the run's time budget
+    /// or an interruption is a [`AllocError::Solver`] with that kind, as when a solve is
+    /// stopped).
     pub fn formulation(method: &str) -> impl Fn(polyalloc_formulation::Error) -> AllocError + '_ {
-        move |source| AllocError::Formulation { method: method.to_string(), source: Box::new(source) }
+        move |source| match source {
+            polyalloc_formulation::Error::Solver(e) if polyalloc_ilp::budget::is_stop(&e) => {
+                AllocError::Solver { method: method.to_string(), source: Box::new(e) }
+            }
+            source => AllocError::Formulation { method: method.to_string(), source: Box::new(source) },
+        }
     }
     /// Wraps a solver error.
     pub fn solver(method: &str) -> impl Fn(SolveError) -> AllocError + '_ {
@@ -89,13 +97,29 @@ pub enum Refutation {
     /// The symbolic proof did not conclude and there is no instance to enumerate.
     #[error("not proven symbolically ({reason}) and no instance to check")]
     Unproven { reason: String },
+    /// Two conflicting cells, of one array or of two arrays sharing a storage, land on
+    /// the same location of the shared storage.
+    #[error("{0}")]
+    SharedConflict(Box<SharedConflict>),
+}
+
+/// Two conflicting cells on one location of a shared storage ([`Refutation::SharedConflict`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("conflicting cells {array_a}{cell_a:?} and {array_b}{cell_b:?} both land on {location:?} (parameters {params:?})")]
+pub struct SharedConflict {
+    pub array_a: String,
+    pub cell_a: Vec<i64>,
+    pub array_b: String,
+    pub cell_b: Vec<i64>,
+    pub location: Vec<i64>,
+    pub params: Vec<i64>,
 }
 
 impl Refutation {
     /// The short kind used in records: `conflict`, `non-positive-modulus`, `unproven`.
     pub fn kind(&self) -> &'static str {
         match self {
-            Refutation::Conflict { .. } => "conflict",
+            Refutation::Conflict { .. } | Refutation::SharedConflict(_) => "conflict",
             Refutation::NonPositiveModulus { .. } => "non-positive-modulus",
             Refutation::Unproven { .. } => "unproven",
         }
@@ -179,6 +203,31 @@ pub fn verify(problem: &Problem, mapping: &ModularMapping, solver: &dyn Solver, 
         }
         Verdict::Refuted(c) => Err(invalid(Refutation::Conflict { cell_a: c.cell_a, cell_b: c.cell_b, folded: c.folded, params: c.params })),
         Verdict::NonPositiveModulus { row, params } => Err(invalid(Refutation::NonPositiveModulus { row, params })),
+    }
+}
+
+/// Verifies a shared storage against an inter-array problem with the independent exact
+/// checker of shared storage (`polyalloc_formulation::shared_checker`): no two
+/// conflicting cells of one array or of two arrays on the same location, and every
+/// modulus at least 1 wherever an array has cells.
+pub fn verify_shared(problem: &InterProblem, mapping: &SharedMapping, solver: &dyn Solver, method: &str) -> Result<Verification, AllocError> {
+    let checker = Checker::new(solver);
+    let verdict = check_shared(&checker, &problem.conflicts, mapping, Some(&problem.spaces), problem.context.as_ref(), &problem.instances)
+        .map_err(AllocError::formulation(method))?;
+    let invalid = |refutation| AllocError::Invalid { method: method.to_string(), mapping: mapping.to_string(), refutation };
+    match verdict {
+        SharedVerdict::Proven => Ok(Verification::Proven),
+        SharedVerdict::ProvenForInstancesOnly { reason, instances } if !instances.is_empty() => Ok(Verification::Instances { reason, instances }),
+        SharedVerdict::ProvenForInstancesOnly { reason, .. } => Err(invalid(Refutation::Unproven { reason })),
+        SharedVerdict::Refuted(c) => Err(invalid(Refutation::SharedConflict(Box::new(SharedConflict {
+            array_a: c.array_a,
+            cell_a: c.cell_a,
+            array_b: c.array_b,
+            cell_b: c.cell_b,
+            location: c.location,
+            params: c.params,
+        })))),
+        SharedVerdict::NonPositiveModulus { row, params } => Err(invalid(Refutation::NonPositiveModulus { row, params })),
     }
 }
 

@@ -21,12 +21,12 @@
 //! callers that have a [`Problem`] of their own (the kernels, the tests).
 
 use crate::{AllocError, Allocator, Problem};
-use polyalloc_formulation::ModularMapping;
+use polyalloc_formulation::{ModularMapping, SharedMapping};
 use polyalloc_program::exec::{Storage, Trace};
 use polyalloc_program::{Program, ProgramError};
 use std::sync::Arc;
 use polyalloc_ilp::{SolveError, Solver};
-use polyalloc_suite::{Example, SuiteError};
+use polyalloc_suite::{Example, InterProblem, SuiteError};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -135,6 +135,33 @@ pub struct Obligation {
     pub problem: Problem,
 }
 
+/// The conflicts a shared storage ([`SharedAnswer`]) must respect: those within and
+/// between the arrays sharing it, with a label for reports.
+#[derive(Clone, Debug)]
+pub struct SharedObligation {
+    /// What it is (`"conflict set"`).
+    pub label: String,
+    /// The arrays' conflict sets and the conflicts between them, spaces, context,
+    /// instances.
+    pub problem: InterProblem,
+}
+
+/// The answer of an inter-array method: several arrays in one storage
+/// ([`SharedMapping`]), the conflicts it must respect, and for comparison each array in
+/// a storage of its own (its intra-array mapping). The facade verifies the shared
+/// mapping under every obligation with the shared-storage checker, and each separate
+/// mapping against its array's own conflict set, before anything is reported.
+#[derive(Clone, Debug)]
+pub struct SharedAnswer {
+    /// The shared storage.
+    pub mapping: SharedMapping,
+    /// The conflict sets it must be valid for.
+    pub obligations: Vec<SharedObligation>,
+    /// Each array stored alone: `(array, intra-array mapping)`, the baseline the shared
+    /// storage is compared with (its total size is the sum of these sizes).
+    pub separate: Vec<(String, ModularMapping)>,
+}
+
 /// The order in which an [`ExecutionCheck`] runs the program's statement instances.
 #[derive(Clone)]
 pub enum Order {
@@ -237,6 +264,9 @@ pub struct Outcome {
     pub executions: Vec<ExecutionCheck>,
     /// The method's typed results, serialised.
     pub details: Details,
+    /// The answer of an inter-array method: a storage shared by several arrays (with
+    /// `mapping` then `None`), verified by the facade like `mapping`.
+    pub shared: Option<SharedAnswer>,
 }
 
 /// Why a method gave no answer (a refuted mapping is not one of these: see the module
@@ -251,13 +281,13 @@ pub enum MethodError {
     Solver(#[from] SolveError),
     /// The example could not be read into the method's input.
     #[error("{0}")]
-    Input(#[from] SuiteError),
+    Input(SuiteError),
     /// A method-specific section or value is malformed.
     #[error("input: {0}")]
     BadInput(String),
     /// A set operation or formulation step failed.
     #[error("{0}")]
-    Formulation(#[from] polyalloc_formulation::Error),
+    Formulation(polyalloc_formulation::Error),
     /// The method's own logic could not proceed.
     #[error("{0}")]
     Method(String),
@@ -277,11 +307,31 @@ impl MethodError {
     }
 }
 
+/// A time budget or an interruption that stopped any layer is the solver kind of the
+/// run (`time-budget`, `interrupted`), whichever layer noticed it.
+impl From<SuiteError> for MethodError {
+    fn from(e: SuiteError) -> Self {
+        match e {
+            SuiteError::Stopped { source, .. } => MethodError::Solver(source),
+            e => MethodError::Input(e),
+        }
+    }
+}
+
+impl From<polyalloc_formulation::Error> for MethodError {
+    fn from(e: polyalloc_formulation::Error) -> Self {
+        match e {
+            polyalloc_formulation::Error::Solver(s) if polyalloc_ilp::budget::is_stop(&s) => MethodError::Solver(s),
+            e => MethodError::Formulation(e),
+        }
+    }
+}
+
 impl From<AllocError> for MethodError {
     fn from(e: AllocError) -> Self {
         match e {
             AllocError::Solver { source, .. } => MethodError::Solver(*source),
-            AllocError::Formulation { source, .. } => MethodError::Formulation(*source),
+            AllocError::Formulation { source, .. } => MethodError::from(*source),
             AllocError::Method { message, .. } => MethodError::Method(message),
             AllocError::NotApplicable { reason, .. } => MethodError::NotApplicable(reason),
             // A method does not check its own mapping; should one report a refutation,
@@ -341,6 +391,7 @@ impl<A: Allocator> Method for OnConflictSets<A> {
             obligations: vec![Obligation { label: "conflict set".into(), problem }],
             executions: Vec::new(),
             details: Details::new(),
+            shared: None,
         })
     }
     fn as_allocator(&self) -> Option<&dyn Allocator> {

@@ -6,6 +6,14 @@ use polyalloc_ilp::Solver;
 
 /// The conflict polyhedra of a problem (the pieces of its conflict relation),
 /// restricted to the parameter context, without the integer-empty ones.
+///
+/// A cell does not conflict with itself: pairs `(x, x)` are not conflicts (the exact
+/// checker ignores them, the bench-suite format excludes them, a conflict set computed
+/// from a program never has them). A given relation may still contain them (`y - x`
+/// between 0 and 2); no mapping can separate `x` from itself, and the methods, which
+/// separate every pair of their polyhedra, would fail ("conflicts remain"). So a piece
+/// where `x = y` is possible is replaced by its `2n` pieces `K ∧ ±(x_j - y_j) >= 1`
+/// (the same split as the conflict sets of programs), the empty ones dropped.
 pub fn conflict_polyhedra(problem: &Problem, solver: &dyn Solver, method: &str) -> Result<Vec<BasicSet>, AllocError> {
     let fe = AllocError::formulation(method);
     let rel = match &problem.context {
@@ -14,8 +22,67 @@ pub fn conflict_polyhedra(problem: &Problem, solver: &dyn Solver, method: &str) 
     };
     let mut out = Vec::new();
     for p in rel.pieces() {
-        if !p.is_empty(solver).map_err(&fe)? {
+        if p.is_empty(solver).map_err(&fe)? {
+            continue;
+        }
+        let sp = p.space();
+        let (np, n) = (sp.n_param(), sp.n_out());
+        let diagonal = |j: usize, s: i64| {
+            let mut r = vec![0i64; p.n_cols()];
+            r[1 + np + j] = s;
+            r[1 + np + n + j] = -s;
+            r
+        };
+        let mut same = p.clone();
+        for j in 0..n {
+            same.add_eq_row(diagonal(j, 1)).map_err(&fe)?;
+        }
+        if same.is_empty(solver).map_err(&fe)? {
             out.push(p.clone());
+            continue;
+        }
+        for j in 0..n {
+            for s in [1, -1] {
+                let mut q = p.clone();
+                let mut r = diagonal(j, s);
+                r[0] = -1;
+                q.add_ineq_row(r).map_err(&fe)?;
+                if !q.is_empty(solver).map_err(&fe)? {
+                    out.push(q);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The array's cells within the parameter context, as basic sets over the problem's
+/// parameters (in its order): the data space when the problem has one, else the
+/// context itself (zero-dimensional). A modulus must be at least 1 on every one of
+/// them (the exact checker's requirement, issue 16), not only where conflicts exist.
+pub fn cell_polyhedra(problem: &Problem, method: &str) -> Result<Vec<BasicSet>, AllocError> {
+    let fe = AllocError::formulation(method);
+    let params = problem.params().to_vec();
+    let cells = problem.space.clone().unwrap_or_else(|| polyalloc_formulation::Set::universe(problem.param_space()));
+    let cells = match &problem.context {
+        Some(ctx) => cells.intersect_params(ctx).map_err(&fe)?,
+        None => cells,
+    };
+    let mut out = Vec::new();
+    for p in cells.pieces() {
+        match p.align_params(&params) {
+            Ok(q) if !q.is_marked_empty() => out.push(q),
+            Ok(_) => {}
+            // A data space over other parameters than the conflict set's: the moduli
+            // (affine in the conflict set's parameters) are kept positive over the
+            // whole context instead, which is stronger.
+            Err(_) => {
+                let ctx = match &problem.context {
+                    Some(c) => polyalloc_formulation::Set::universe(problem.param_space()).intersect_params(c).map_err(&fe)?,
+                    None => polyalloc_formulation::Set::universe(problem.param_space()),
+                };
+                return Ok(ctx.pieces().iter().filter_map(|q| q.align_params(&params).ok()).collect());
+            }
         }
     }
     Ok(out)

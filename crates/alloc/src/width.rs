@@ -69,6 +69,36 @@ pub fn diff_form(space: &Space, h: &[LinExpr], sign: i64) -> ParamForm {
     f
 }
 
+/// Emits `u . P + w >= 0` on every cell polyhedron (`pieces::cell_polyhedra`), so that
+/// the modulus `u . P + w + 1` is at least 1 wherever the array has a cell, for every
+/// parameter value of the context. The bounds on the conflict polyhedra alone say
+/// nothing where there is no conflict: at `N = 2` a width bound `N - 3` gives the
+/// modulus `N - 2 = 0` (issue 16), which the exact checker refuses.
+pub fn positive_on_cells(model: &mut Model, cells: &[BasicSet], bound: &BoundVars, name: &str) -> polyalloc_formulation::Result<()> {
+    positive_on_cells_with(&mut Linearizer::new(), model, cells, bound, name)
+}
+
+/// [`positive_on_cells`] through `lin` (as [`bound_on_piece_with`]): the rows of a cell
+/// polyhedron whose generators are few are one row per generator.
+pub fn positive_on_cells_with(
+    lin: &mut Linearizer,
+    model: &mut Model,
+    cells: &[BasicSet],
+    bound: &BoundVars,
+    name: &str,
+) -> polyalloc_formulation::Result<()> {
+    for (i, piece) in cells.iter().enumerate() {
+        polyalloc_ilp::budget::check()?;
+        let mut f = ParamForm::zero(piece.space());
+        for (k, &u) in bound.u.iter().enumerate() {
+            f.coeffs[k] = LinExpr::from(u);
+        }
+        f.constant = LinExpr::from(bound.w);
+        lin.nonneg_on(model, piece, &f, &FarkasOptions { name: format!("{name}{i}_cells"), ..Default::default() })?;
+    }
+    Ok(())
+}
+
 /// Emits `u . P + w >= |h . (s - t)|` on `piece` (two Farkas applications).
 pub fn bound_on_piece(
     model: &mut Model,

@@ -6,8 +6,9 @@ use polyalloc_ilp::{
 use std::sync::Mutex;
 use std::time::Instant;
 
-/// Serialises every CBC solve in the process (libcbc is not thread-safe).
-static CBC_LOCK: Mutex<()> = Mutex::new(());
+/// Serialises every CBC solve in the process (libcbc is not thread-safe); the good_lp
+/// backend's CBC solves hold it too.
+pub static CBC_LOCK: Mutex<()> = Mutex::new(());
 
 /// The CBC backend.
 #[derive(Clone, Copy, Debug, Default)]

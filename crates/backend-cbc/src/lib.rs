@@ -19,4 +19,4 @@
 #[cfg(feature = "cbc")]
 mod imp;
 #[cfg(feature = "cbc")]
-pub use imp::CbcSolver;
+pub use imp::{CbcSolver, CBC_LOCK};

@@ -19,7 +19,9 @@
 //!   artificial bound, the model is solved again with the artificial bounds doubled: a
 //!   strictly better objective means the objective is unbounded
 //!   ([`SolveError::Unbounded`]); the same objective means the point is an optimum (for
-//!   example any point of a feasibility model) and it is returned. Finite bounds beyond
+//!   example any point of a feasibility model) and it is returned
+//!   ([`polyalloc_ilp::solve_with_artificial_bounds`], shared with the good_lp backend's
+//!   microlp). Finite bounds beyond
 //!   the artificial one are an [`SolveError::InvalidModel`]: polyalloc never needs such
 //!   values.
 //! * microlp has no thread option (it is single-threaded) and logs through `log`, which
@@ -92,37 +94,24 @@ impl RawSession for Rebuilds {
     }
 }
 
-/// A solve (two when an artificial bound is hit), from `start` when given.
+/// A solve (two when an artificial bound is hit,
+/// [`polyalloc_ilp::solve_with_artificial_bounds`]), from `start` when given.
 fn solve_from(model: &Model, options: &SolveOptions, start: Option<&[f64]>) -> Result<(RawSolution, SolveTimes), SolveError> {
     let mut times = SolveTimes { build: Some(Duration::ZERO), setup: Some(Duration::ZERO), ..SolveTimes::default() };
-    let (first, hit) = solve_with_bound(model, options, ARTIFICIAL_BOUND, start, &mut times)?;
-    if !hit {
-        return Ok((first, times));
-    }
-    let (second, _) = solve_with_bound(model, options, 2 * ARTIFICIAL_BOUND, start, &mut times)?;
-    let obj = |values: &[f64]| model.objective().eval_f64(values).0;
-    let (a, b) = (obj(&first.values), obj(&second.values));
-    let improved = match model.sense() {
-        Sense::Minimize => b < a - 1e-6 * a.abs().max(1.0),
-        Sense::Maximize => b > a + 1e-6 * a.abs().max(1.0),
-    };
-    if improved {
-        Err(SolveError::Unbounded)
-    } else {
-        Ok((first, times))
-    }
+    let r = polyalloc_ilp::solve_with_artificial_bounds(model, ARTIFICIAL_BOUND, |b| solve_with_bound(model, options, b, start, &mut times))?;
+    Ok((r, times))
 }
 
-/// One microlp solve with `artificial` as the bound of unbounded integer variables;
-/// also says whether such a variable ended on its artificial bound. The translation is
-/// added to `times.build`, the solve to `times.solve` (microlp has no separate set-up).
+/// One microlp solve with `artificial` as the bound of unbounded integer variables. The
+/// translation is added to `times.build`, the solve to `times.solve` (microlp has no
+/// separate set-up).
 fn solve_with_bound(
     model: &Model,
     options: &SolveOptions,
     artificial: i64,
     start: Option<&[f64]>,
     times: &mut SolveTimes,
-) -> Result<(RawSolution, bool), SolveError> {
+) -> Result<RawSolution, SolveError> {
     {
         let built = Instant::now();
         let dir = match model.sense() {
@@ -132,9 +121,7 @@ fn solve_with_bound(
         let mut pb = Problem::new(dir);
         let obj = model.objective();
         let mut vars = Vec::with_capacity(model.num_vars());
-        // (index, artificial lower?, artificial upper?)
-        let mut on_artificial = Vec::new();
-        for ((i, v), id) in model.vars().iter().enumerate().zip(model.var_ids()) {
+        for (v, id) in model.vars().iter().zip(model.var_ids()) {
             let c = obj.coef(id) as f64;
             let var = match v.kind {
                 VarKind::Continuous => pb.add_var(
@@ -153,9 +140,6 @@ fn solve_with_bound(
                                 2 * ARTIFICIAL_BOUND
                             ),
                         ));
-                    }
-                    if v.lower.is_none() || v.upper.is_none() {
-                        on_artificial.push((i, v.lower.is_none(), v.upper.is_none()));
                     }
                     if lo > up {
                         return Err(SolveError::Infeasible);
@@ -201,10 +185,6 @@ fn solve_with_bound(
             _ => RawStatus::TimeLimit,
         };
         let values: Vec<f64> = vars.iter().map(|&v| sol.var_value(v)).collect();
-        let hit = on_artificial.iter().any(|&(i, lo_art, up_art)| {
-            let x = values[i].round() as i64;
-            (lo_art && x <= -artificial) || (up_art && x >= artificial)
-        });
-        Ok((RawSolution { status, values }, hit))
+        Ok(RawSolution { status, values })
     }
 }

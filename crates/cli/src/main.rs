@@ -1,8 +1,16 @@
-//! `polyalloc`: storage mappings for the arrays of a bench-suite-format file.
-//! Exit codes: 0 ok, 1 invalid input, 2 solver failure, 3 verification failure.
+//! `polyalloc`: storage mappings for the arrays of a bench-suite-format file (or of an
+//! input of the SMO tool, `*.smo.input`).
+//! Exit codes: 0 ok, 1 invalid input, 2 solver failure, 3 verification failure,
+//! 130 interrupted (Ctrl-C or SIGTERM).
 //!
 //! A thin binary over the `polyalloc` facade: argument parsing and printing only; the
-//! methods, their verification and the records are the facade's.
+//! methods, their verification and the records are the facade's. Bounded: every run
+//! has a wall-clock budget (default [`run::DEFAULT_TIME_LIMIT`] s), a run over a second
+//! shows its progress on standard error when that is a terminal ([`progress`]), and
+//! Ctrl-C or SIGTERM stops cleanly ([`interrupt`]).
+
+mod interrupt;
+mod progress;
 
 use clap::{Parser, Subcommand};
 use polyalloc::run::{self, Backend};
@@ -15,7 +23,7 @@ use std::path::PathBuf;
     name = "polyalloc",
     version,
     about = "Intra-array storage optimization in the polyhedral model: modular mappings A[x] -> A'[(M x) mod e]",
-    after_help = "Exit codes: 0 ok, 1 invalid input, 2 solver failure, 3 verification failure."
+    after_help = "Exit codes: 0 ok, 1 invalid input, 2 solver failure, 3 verification failure, 130 interrupted (Ctrl-C or SIGTERM)."
 )]
 struct Cli {
     /// The bench-suite directory (for `list` and for FILE given as an example id).
@@ -29,7 +37,8 @@ struct Cli {
 enum Command {
     /// Finds, verifies and prints storage mappings for the arrays of FILE.
     Allocate {
-        /// A bench-suite-format JSON file, `-` for standard input, or a bench-suite id.
+        /// A bench-suite-format JSON file, an SMO tool input (`*.smo.input`), `-` for
+        /// standard input (JSON), or a bench-suite id.
         file: String,
         /// The array, or a method's named run (repeatable; default: every target of
         /// every method).
@@ -51,14 +60,16 @@ enum Command {
         /// Writes every ILP solved, in LP format, to DIR/<example>-<array>-<method>-<backend>/.
         #[arg(long, value_name = "DIR")]
         dump_lp: Option<PathBuf>,
-        /// Wall-clock budget in seconds of each (array, method, backend) run's ILPs,
-        /// verification included; a run over budget is a solver failure. Default: none.
-        #[arg(long, value_name = "SECS")]
-        time_limit: Option<f64>,
+        /// Wall-clock budget in seconds of each (array, method, backend) run: the
+        /// method, its ILPs and the verification, conflict sets built from a program
+        /// included; a run over budget is a solver failure (`time-budget`). 0: none.
+        #[arg(long, value_name = "SECS", default_value_t = run::DEFAULT_TIME_LIMIT)]
+        time_limit: f64,
     },
     /// Runs the exact checker on a mapping given as hyperplanes and moduli.
     Check {
-        /// A bench-suite-format JSON file, `-` for standard input, or a bench-suite id.
+        /// A bench-suite-format JSON file, an SMO tool input (`*.smo.input`), `-` for
+        /// standard input (JSON), or a bench-suite id.
         file: String,
         /// The array (optional when the file has one array).
         #[arg(long, value_name = "A")]
@@ -78,6 +89,10 @@ enum Command {
         /// Prints the verdict as one JSON object.
         #[arg(long)]
         json: bool,
+        /// Wall-clock budget in seconds of the check (the conflict set included); over
+        /// budget, the checker fails (exit 2). 0: none.
+        #[arg(long, value_name = "SECS", default_value_t = run::DEFAULT_TIME_LIMIT)]
+        time_limit: f64,
     },
     /// Lists the bench-suite examples, the methods and the backends compiled in.
     List {
@@ -98,6 +113,7 @@ fn main() {
             std::process::exit(code);
         }
     };
+    interrupt::install();
     let code = match run_cli(cli) {
         Ok(code) => code,
         Err(e) => {
@@ -105,6 +121,9 @@ fn main() {
             e.exit_code()
         }
     };
+    if polyalloc::budget::interrupted() {
+        interrupt::exit();
+    }
     std::process::exit(code);
 }
 
@@ -116,11 +135,15 @@ fn run_cli(cli: Cli) -> Result<i32, polyalloc::Error> {
     let suite = suite_dir(&cli.suite);
     match cli.command {
         Command::Allocate { file, array, method, backend, params, json, dump_lp, time_limit } => {
-            let time_limit = time_limit.map(run::parse_time_limit).transpose()?.flatten();
+            let time_limit = run::parse_time_limit(time_limit)?;
             allocate(&file, &suite, &array, &method, &backend, params.as_deref(), json, dump_lp, time_limit)
         }
-        Command::Check { file, array, hyperplanes, moduli, params, backend, json } => {
-            check_cmd(&file, &suite, array, &hyperplanes, &moduli, params.as_deref(), &backend, json)
+        Command::Check { file, array, hyperplanes, moduli, params, backend, json, time_limit } => {
+            let time_limit = run::parse_time_limit(time_limit)?;
+            // The whole check (conflict set, proof, enumerations) under one budget.
+            polyalloc::budget::scoped("check", time_limit, || {
+                check_cmd(&file, &suite, array, &hyperplanes, &moduli, params.as_deref(), &backend, json)
+            })
         }
         Command::List { json } => list(&suite, json),
     }
@@ -190,20 +213,32 @@ fn allocate(
         let why: Vec<String> = not_applicable.iter().map(|(m, w)| format!("{m}: {w}")).collect();
         return Err(polyalloc::Error::Input(format!("{}: no selected method applies ({})", input.example.file.display(), why.join("; "))));
     }
-    for (m, targets) in &plan {
+    let progress = progress::Progress::start(time_limit);
+    'runs: for (m, targets) in &plan {
         for t in targets {
             for b in &backends {
                 let opts = run::RunOptions { size_params: values.as_ref(), dump_lp: dump_lp.as_deref(), time_limit };
+                progress.begin(format!("{} / {t} / {} / {}", input.example.id, m.name(), b.name));
                 let r = run::run_record(&input, *m, t, b, opts);
-                if json {
-                    let line = serde_json::to_string(&r).map_err(|e| polyalloc::Error::Input(e.to_string()))?;
-                    println!("{line}");
-                } else {
-                    print_record(&r);
+                if polyalloc::budget::interrupted() {
+                    // The run was stopped, not finished: nothing more is printed.
+                    break 'runs;
                 }
+                let text = if json {
+                    let mut line = serde_json::to_string(&r).map_err(|e| polyalloc::Error::Input(e.to_string()))?;
+                    line.push('\n');
+                    line
+                } else {
+                    record_text(&r)
+                };
+                progress.print(&text);
                 records.push(r);
             }
         }
+    }
+    progress.finish();
+    if polyalloc::budget::interrupted() {
+        return Ok(interrupt::EXIT_INTERRUPTED);
     }
     if !json && !not_applicable.is_empty() {
         println!("not applicable to {}:", input.example.id);
@@ -219,32 +254,40 @@ fn allocate(
     Ok(code)
 }
 
-fn print_record(r: &Record) {
-    println!("{} / {} / {} / {}", r.example, r.array, r.method, r.backend);
+/// A record as the text `allocate` prints (one block, ending with an empty line).
+fn record_text(r: &Record) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(out, "{} / {} / {} / {}", r.example, r.array, r.method, r.backend);
     if r.status != Status::Ok {
-        println!("  {:<13} {}", r.status.label(), r.error.as_deref().unwrap_or(""));
-        print_ilps(r);
-        println!();
-        return;
+        let _ = writeln!(out, "  {:<13} {}", r.status.label(), r.error.as_deref().unwrap_or(""));
+        write_ilps(&mut out, r);
+        let _ = writeln!(out);
+        return out;
     }
     if r.mapping.is_none() {
         // An answer that is not a storage mapping (a schedule, 002): what the facade ran.
-        println!("  {:<13} none (the answer is in the record's details: --json)", "mapping");
-        println!("  {:<13} yes, {}", "verified", r.execution.as_deref().unwrap_or("-"));
-        print_ilps(r);
-        println!();
-        return;
+        let _ = writeln!(out, "  {:<13} none (the answer is in the record's details: --json)", "mapping");
+        let _ = writeln!(out, "  {:<13} yes, {}", "verified", r.execution.as_deref().unwrap_or("-"));
+        write_ilps(&mut out, r);
+        let _ = writeln!(out);
+        return out;
     }
-    println!("  {:<13} {}", "mapping", r.mapping.as_deref().unwrap_or("-"));
+    if let Some(sh) = &r.shared {
+        write_shared(&mut out, r, sh);
+        return out;
+    }
+    let _ = writeln!(out, "  {:<13} {}", "mapping", r.mapping.as_deref().unwrap_or("-"));
     let at = match (&r.size_at, &r.size_params) {
         (Some(v), Some(p)) => format!("   (= {v} at {})", fmt_params(p)),
         (None, Some(p)) => format!("   (no finite value at {})", fmt_params(p)),
         _ => String::new(),
     };
-    println!("  {:<13} {}{at}", "size", r.size.as_deref().unwrap_or("unbounded (a row is not folded)"));
+    let _ = writeln!(out, "  {:<13} {}{at}", "size", r.size.as_deref().unwrap_or("unbounded (a row is not folded)"));
     let moduli: Vec<String> = r.moduli.iter().map(|m| m.clone().unwrap_or_else(|| "-".into())).collect();
-    println!("  {:<13} {:?} over ({})   moduli [{}]", "hyperplanes", r.hyperplanes, r.dims.join(", "), moduli.join(", "));
-    println!(
+    let _ = writeln!(out, "  {:<13} {:?} over ({})   moduli [{}]", "hyperplanes", r.hyperplanes, r.dims.join(", "), moduli.join(", "));
+    let _ = writeln!(
+        out,
         "  {:<13} {}",
         "verified",
         match r.verification.as_deref() {
@@ -253,12 +296,45 @@ fn print_record(r: &Record) {
             _ => "yes",
         }
     );
-    print_ilps(r);
-    println!();
+    write_ilps(&mut out, r);
+    let _ = writeln!(out);
+    out
 }
 
-fn print_ilps(r: &Record) {
-    println!(
+/// A storage shared by several arrays: one line per array, the size, and the size the
+/// arrays need stored alone.
+fn write_shared(out: &mut String, r: &Record, sh: &polyalloc::record::SharedRecord) {
+    use std::fmt::Write;
+    let at = |v: Option<i128>| match (v, &r.size_params) {
+        (Some(v), Some(p)) => format!("   (= {v} at {})", fmt_params(p)),
+        _ => String::new(),
+    };
+    for (k, part) in r.mapping.as_deref().unwrap_or("-").split("; ").enumerate() {
+        let _ = writeln!(out, "  {:<13} {part}", if k == 0 { "shared" } else { "" });
+    }
+    let _ = writeln!(out, "  {:<13} {}{}", "size", r.size.as_deref().unwrap_or("-"), at(r.size_at));
+    for s in &sh.separate {
+        let _ = writeln!(out, "  {:<13} {}   size {}{} ({})", "alone", s.mapping, s.size.as_deref().unwrap_or("-"), at(s.size_at), s.verification);
+    }
+    let _ = writeln!(out, "  {:<13} {}{}", "sum alone", sh.separate_size.as_deref().unwrap_or("-"), at(sh.separate_size_at));
+    let _ = writeln!(
+        out,
+        "  {:<13} {}",
+        "verified",
+        match r.verification.as_deref() {
+            Some("proven") => "yes, proven for every parameter value (shared-storage checker)",
+            Some("instances") => "yes, at the example's instances (the symbolic proof did not conclude)",
+            _ => "yes",
+        }
+    );
+    write_ilps(out, r);
+    let _ = writeln!(out);
+}
+
+fn write_ilps(out: &mut String, r: &Record) {
+    use std::fmt::Write;
+    let _ = writeln!(
+        out,
         "  {:<13} {} solved in {:.2} ms (method {:.2} ms, verification {:.2} ms)",
         "ILPs",
         r.ilps.len(),
@@ -267,7 +343,8 @@ fn print_ilps(r: &Record) {
         r.verify_ms
     );
     for s in &r.ilps {
-        println!(
+        let _ = writeln!(
+            out,
             "    {:<44} {:>5} vars ({:>4} integer) {:>6} constraints  {:<10} {:>9.2} ms",
             s.model, s.num_vars, s.num_integer_vars, s.num_constraints, s.outcome, s.ms
         );

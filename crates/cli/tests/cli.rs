@@ -278,3 +278,38 @@ fn all_backends_run() {
         assert_eq!(r["verified"], true);
     }
 }
+
+/// An input in the SMO tool's format (`*.smo.input`): our double-buffered 1-D stencil
+/// (`bench-suite/smo-tool/double-buffer-1d.smo.input`). Every array with SMO, and the
+/// shared storage.
+fn double_buffer() -> String {
+    std::fs::read_to_string(polyalloc_suite::default_dir().join("smo-tool/double-buffer-1d.smo.input")).expect("the bench-suite's input")
+}
+
+#[test]
+fn allocate_reads_smo_tool_inputs() {
+    let dir = tmpdir("smo-input");
+    let p = dir.join("heat1d.smo.input");
+    std::fs::write(&p, double_buffer()).unwrap();
+    let out = run(&["allocate", p.to_str().unwrap(), "--method", "smo,smo-inter", "--json", "--params", "N0=10"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let recs = json_lines(&out);
+    let targets: Vec<(&str, &str)> = recs.iter().map(|r| (r["array"].as_str().unwrap(), r["method"].as_str().unwrap())).collect();
+    assert_eq!(targets, vec![("A0", "smo"), ("A1", "smo"), ("A0+A1", "smo-inter")]);
+    assert!(recs.iter().all(|r| r["status"] == "ok" && r["example"] == "heat1d"), "{recs:?}");
+    let shared = &recs[2];
+    assert_eq!(shared["size_at"], 11);
+    assert_eq!(shared["shared"]["separate_size_at"], 20);
+    // The human output shows each array's part of the storage.
+    let out = run(&["allocate", p.to_str().unwrap(), "--method", "smo-inter"]);
+    assert_eq!(out.status.code(), Some(0));
+    let t = text(&out.stdout);
+    assert!(t.contains("A0[x0, x1, x2] -> S[") && t.contains("A1[x0, x1, x2] -> S[") && t.contains("sum alone"), "{t}");
+    // A malformed input: file, line and column, exit code 1.
+    std::fs::write(&p, double_buffer().replace("\n1 0\n", "\n1 2\n")).unwrap();
+    let out = run(&["allocate", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("heat1d.smo.input:25:3: statement index 2"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -147,6 +147,17 @@ fn mapping_params_at(cs: &ConflictSet, mapping: &ModularMapping, inst: &[i64]) -
         .collect()
 }
 
+/// The solver-free emptiness proof, where a limit of it (a Fourier–Motzkin elimination
+/// past its row limit) only means "not proved empty": the solver decides then. A stop
+/// (time budget, interruption) is passed on.
+fn quick_empty(b: &BasicSet) -> Result<bool> {
+    match b.is_obviously_empty() {
+        Ok(v) => Ok(v),
+        Err(e) if e.stop().is_some() => Err(e),
+        Err(_) => Ok(false),
+    }
+}
+
 /// Re-checks a witness by direct evaluation.
 fn confirm(mapping: &ModularMapping, params: &[i64], a: &[i64], b: &[i64]) -> Result<Option<Vec<i64>>> {
     if a == b {
@@ -183,7 +194,7 @@ impl<'a> Checker<'a> {
         let pieces: Vec<BasicSet> = rel.pieces().iter().map(|p| p.align_params(&all_params)).collect::<Result<_>>()?;
         let ppos = param_positions(mapping, &all_params)?;
         for (pi, k) in pieces.iter().enumerate() {
-            if k.is_marked_empty() || k.is_obviously_empty()? {
+            if k.is_marked_empty() || quick_empty(k)? {
                 continue;
             }
             let v = self.check_piece(k, pi, n, mapping, &ppos)?;
@@ -210,7 +221,7 @@ impl<'a> Checker<'a> {
         let to_mparams = |params: &[i64]| -> Vec<i64> { ppos.iter().map(|&i| params[i]).collect() };
         for piece in sp.pieces() {
             let k = piece.align_params(&all_params)?;
-            if k.is_marked_empty() || k.is_obviously_empty()? {
+            if k.is_marked_empty() || quick_empty(&k)? {
                 continue;
             }
             for row in 0..mapping.rows.len() {
@@ -233,9 +244,10 @@ impl<'a> Checker<'a> {
     /// Feasibility of a basic set: a rational Fourier–Motzkin proof first (no
     /// solver), then the solver with the checker's time limit.
     fn feasible(&self, b: &BasicSet) -> Result<Option<Feas>> {
+        polyalloc_ilp::budget::check()?;
         let mut b = b.clone();
         b.simplify()?;
-        if b.is_marked_empty() || b.is_obviously_empty()? {
+        if b.is_marked_empty() || quick_empty(&b)? {
             return Ok(Some(Feas::Infeasible));
         }
         let mut m = Model::new("check");

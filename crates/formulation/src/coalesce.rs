@@ -154,6 +154,8 @@ pub fn coalesce_with_stats(set: &Set, mode: CoalesceMode) -> Result<(Set, Coales
                     j += 1;
                     continue;
                 };
+                // Quadratic in the pieces: the run's time budget stops it.
+                polyalloc_ilp::budget::check()?;
                 match try_pair(pa, pb, mode)? {
                     Outcome::None => {
                         failed.insert(key);

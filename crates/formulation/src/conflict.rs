@@ -55,3 +55,67 @@ impl ConflictSet {
         self.symmetric()?.deltas()
     }
 }
+
+/// A conflict polyhedron set between two arrays of an [`InterConflictSet`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InterConflict {
+    /// Index of the array of the input tuple (in [`InterConflictSet::arrays`]).
+    pub from: usize,
+    /// Index of the array of the output tuple.
+    pub to: usize,
+    /// Pairs `(x, y)` of a cell `x` of `from` and a cell `y` of `to` whose values are live
+    /// at the same time (each unordered pair listed at least once: half form), as a
+    /// union of conflict polyhedra.
+    pub relation: Map,
+}
+
+/// The conflicts of several arrays that may share storage (inter-array storage, the
+/// SMO tool's inter-array inputs): conflict relations within one array (`from == to`,
+/// an intra-array conflict set) and between two arrays. Every relation is in half form
+/// (the symmetric closure is implied) and over the same parameter list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InterConflictSet {
+    /// The arrays (name and dimensions), in order.
+    pub arrays: Vec<crate::space::Tuple>,
+    /// The parameters of every relation, in order.
+    pub params: Vec<String>,
+    /// The conflict relations.
+    pub relations: Vec<InterConflict>,
+}
+
+impl InterConflictSet {
+    /// Checks that every relation goes from `arrays[from]` to `arrays[to]` (tuple names
+    /// and arities) and aligns every relation's parameters to one list: `params`, then
+    /// those of the relations not in it, in order of appearance.
+    pub fn new(params: &[String], arrays: Vec<crate::space::Tuple>, relations: Vec<InterConflict>) -> Result<InterConflictSet> {
+        let mut params: Vec<String> = params.to_vec();
+        for (k, r) in relations.iter().enumerate() {
+            let sp = r.relation.space();
+            let (Some(a), Some(b)) = (arrays.get(r.from), arrays.get(r.to)) else {
+                return Err(Error::SpaceMismatch(format!("relation {k}: array index out of range ({} arrays)", arrays.len())));
+            };
+            let input = sp.input.as_ref().ok_or_else(|| Error::WrongKind(format!("relation {k} is a set, not a relation")))?;
+            if !input.same_shape(a) || !sp.output.same_shape(b) {
+                return Err(Error::SpaceMismatch(format!("relation {k} is `{sp}`, expected a relation from {a} to {b}")));
+            }
+            for q in &sp.params {
+                if !params.contains(q) {
+                    params.push(q.clone());
+                }
+            }
+        }
+        let relations = relations
+            .into_iter()
+            .map(|r| {
+                let relation = Set::from_pieces(r.relation.space().with_params(params.clone()), r.relation.pieces().to_vec())?;
+                Ok(InterConflict { relation, ..r })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(InterConflictSet { arrays, params, relations })
+    }
+
+    /// The names of the arrays, in order.
+    pub fn array_names(&self) -> Vec<String> {
+        self.arrays.iter().map(|t| t.name.clone().unwrap_or_default()).collect()
+    }
+}

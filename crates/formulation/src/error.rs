@@ -40,6 +40,21 @@ pub enum Error {
     /// A set to enumerate or scan is unbounded in some dimension.
     #[error("cannot enumerate: dimension `{0}` is unbounded for the given parameter values")]
     Unbounded(String),
+    /// A set would have more pieces (basic sets) than a limit allows: refused before
+    /// it is built, with the number it would need.
+    #[error("{what} would need {count} pieces, more than the limit of {limit}")]
+    TooManyPieces {
+        /// What would be built, with its position when it is text.
+        what: String,
+        /// The number of pieces it would need (exact, or a lower bound in words).
+        count: String,
+        /// The limit.
+        limit: usize,
+    },
+    /// A computation would exceed a size limit (the rows of a Fourier–Motzkin
+    /// elimination): refused before it exhausts memory.
+    #[error("limit: {0}")]
+    Limit(String),
     /// Enumeration exceeded its point limit.
     #[error("enumeration exceeded the limit of {0} points")]
     TooManyPoints(usize),
@@ -58,6 +73,18 @@ pub enum Error {
     /// A polynomial could not be parsed or evaluated.
     #[error("polynomial: {0}")]
     Polynomial(String),
+}
+
+impl Error {
+    /// The reason to stop when this error is one: the run's time budget ran out or the
+    /// process was interrupted (`polyalloc_ilp::budget`); the work was stopped, it did
+    /// not fail on its own.
+    pub fn stop(&self) -> Option<&SolveError> {
+        match self {
+            Error::Solver(e) if polyalloc_ilp::budget::is_stop(e) => Some(e),
+            _ => None,
+        }
+    }
 }
 
 /// Result alias of the crate.

@@ -20,6 +20,9 @@ pub(crate) fn eliminate_rows(
     ineqs: &[Vec<i64>],
     col: usize,
 ) -> Result<RowPair> {
+    // Every projection, emptiness test and scan goes through here: the run's time
+    // budget (and an interruption) stops them (`polyalloc_ilp::budget`).
+    polyalloc_ilp::budget::check()?;
     // Use the equality with the smallest non-zero coefficient, if any.
     if let Some(piv) = eqs
         .iter()
@@ -57,8 +60,8 @@ pub(crate) fn eliminate_rows(
         }
     }
     if pos.len() * neg.len() + out.len() > FM_ROW_LIMIT {
-        return Err(Error::Overflow(format!(
-            "Fourier-Motzkin would produce {} rows (limit {FM_ROW_LIMIT})",
+        return Err(Error::Limit(format!(
+            "a Fourier-Motzkin elimination would produce {} rows, more than the limit of {FM_ROW_LIMIT}",
             pos.len() * neg.len() + out.len()
         )));
     }

@@ -30,6 +30,11 @@
 //! * **The exact checker** ([`checker`]), which shares no code path with any allocator:
 //!   a symbolic proof by its own ILPs, a concrete check by enumeration with
 //!   counterexamples.
+//! * **Shared (inter-array) storage** ([`SharedMapping`]): several arrays in one storage,
+//!   a hyperplane and an offset per array and row, one modulus per row; the conflicts
+//!   within and between the arrays ([`InterConflictSet`]); and its exact checker
+//!   ([`shared_checker`]), an exact reduction to the intra-array checker, with a direct
+//!   enumeration at instances.
 //!
 //! Layering: this crate depends only on `polyalloc-ilp`; the program model
 //! (`polyalloc-program`) and the allocator crates build on it.
@@ -81,16 +86,20 @@ mod parse;
 mod poly;
 mod print;
 mod set;
+mod shared;
+pub mod shared_checker;
 mod space;
 
 pub use aff::{format_linear, Aff, AffExpr, Constraint, ConstraintKind};
 pub use basic::{BasicMap, BasicSet};
 pub use checker::{check_concrete, Checker};
 pub use coalesce::{coalesce, remove_contained, CoalesceMode, CoalesceStats};
-pub use conflict::{ConflictForm, ConflictSet};
+pub use conflict::{ConflictForm, ConflictSet, InterConflict, InterConflictSet};
 pub use error::{Error, ParseError, Result};
 pub use ilp::Sample;
 pub use mapping::{ModularMapping, StorageRow};
+pub use parse::{MAX_DNF_PIECES, MAX_NESTING};
 pub use poly::{Monomial, Polynomial};
-pub use set::{Map, Set};
+pub use set::{Map, Set, MAX_PRODUCT_PIECES};
+pub use shared::{SharedMapping, SharedPart};
 pub use space::{Space, Tuple};

@@ -285,33 +285,27 @@ fn fmt_terms_paper(coeffs: &[i64], names: &[String], constant: i64) -> (String, 
     (crate::aff::fmt_linear(&c2, &n2, constant), nterms)
 }
 
+/// One storage row as the papers print it: `(i - t) mod (2N - 1)`, `x mod N`, or the
+/// unfolded `(x + y)`; `constant` is added to the hyperplane's value (an offset, as in a
+/// shared storage; 0 for a modular mapping).
+pub(crate) fn fmt_row(hyperplane: &[i64], dims: &[String], constant: i64, modulus: Option<&AffExpr>, params: &[String]) -> String {
+    let (h, nh) = fmt_terms_paper(hyperplane, dims, constant);
+    let h = if nh > 1 || hyperplane.iter().any(|&c| c < 0 && nh == 1 && modulus.is_some()) { format!("({h})") } else { h };
+    match modulus {
+        None => h,
+        Some(e) => {
+            let (m, nm) = fmt_terms_paper(&e.coeffs[1..], params, e.coeffs[0]);
+            let m = if nm > 1 || e.coeffs[1..].iter().any(|&c| c != 0 && c != 1) { format!("({m})") } else { m };
+            format!("{h} mod {m}")
+        }
+    }
+}
+
 impl fmt::Display for ModularMapping {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let name = self.array.name.clone().unwrap_or_default();
-        let comps: Vec<String> = self
-            .rows
-            .iter()
-            .map(|r| {
-                let (h, nh) = fmt_terms_paper(&r.hyperplane, &self.array.dims, 0);
-                let h = if nh > 1 || r.hyperplane.iter().any(|&c| c < 0 && nh == 1 && r.modulus.is_some()) {
-                    format!("({h})")
-                } else {
-                    h
-                };
-                match &r.modulus {
-                    None => h,
-                    Some(e) => {
-                        let (m, nm) = fmt_terms_paper(&e.coeffs[1..], &self.params, e.coeffs[0]);
-                        let m = if nm > 1 || e.coeffs[1..].iter().any(|&c| c != 0 && c != 1) {
-                            format!("({m})")
-                        } else {
-                            m
-                        };
-                        format!("{h} mod {m}")
-                    }
-                }
-            })
-            .collect();
+        let comps: Vec<String> =
+            self.rows.iter().map(|r| fmt_row(&r.hyperplane, &self.array.dims, 0, r.modulus.as_ref(), &self.params)).collect();
         write!(f, "{name}[{}]", comps.join(", "))
     }
 }

@@ -141,18 +141,81 @@ enum Kind {
 }
 
 type Conj = Vec<(Lin, Kind)>;
-type Dnf = Vec<Conj>;
 
-fn and(a: Dnf, b: Dnf) -> Dnf {
-    let mut out = Vec::new();
-    for x in &a {
-        for y in &b {
-            let mut c = x.clone();
-            c.extend(y.iter().cloned());
-            out.push(c);
+/// Deepest nesting of parentheses, unary minus signs and `exists` the parsers accept.
+/// The parsers recurse once per level; the limit keeps the stack bounded on any input
+/// (10,000 nested parentheses overflowed it) while leaving room for every hand-written
+/// or generated set (the bench-suite nests at most 4 levels).
+pub const MAX_NESTING: usize = 100;
+
+/// Most pieces (conjunctions of constraints) the disjunctive normal form of one set
+/// text may have. A conjunction of `k` two-way disjunctions needs `2^k` pieces (20 of
+/// them exhausted 6 GB before this limit); beyond the limit the parser counts the
+/// pieces without building them and reports the count.
+pub const MAX_DNF_PIECES: usize = 4096;
+
+/// A formula in disjunctive normal form: its conjunctions, or, once the count would
+/// exceed [`MAX_DNF_PIECES`], only their number (saturating).
+#[derive(Clone, Debug)]
+enum Dnf {
+    Pieces(Vec<Conj>),
+    Count(u128),
+}
+
+impl Dnf {
+    fn truth() -> Dnf {
+        Dnf::Pieces(vec![vec![]])
+    }
+    fn one(c: Conj) -> Dnf {
+        Dnf::Pieces(vec![c])
+    }
+    fn count(&self) -> u128 {
+        match self {
+            Dnf::Pieces(v) => v.len() as u128,
+            Dnf::Count(n) => *n,
         }
     }
-    out
+}
+
+/// Conjunction: the cross product of the pieces (counted, not built, past the limit).
+fn and(a: Dnf, b: Dnf) -> Dnf {
+    let n = a.count().saturating_mul(b.count());
+    match (a, b) {
+        (Dnf::Pieces(a), Dnf::Pieces(b)) if n <= MAX_DNF_PIECES as u128 => {
+            let mut out = Vec::with_capacity(n as usize);
+            for x in &a {
+                for y in &b {
+                    let mut c = x.clone();
+                    c.extend(y.iter().cloned());
+                    out.push(c);
+                }
+            }
+            Dnf::Pieces(out)
+        }
+        _ if n == 0 => Dnf::Pieces(vec![]),
+        _ => Dnf::Count(n),
+    }
+}
+
+/// Disjunction: the pieces of both.
+fn or(a: Dnf, b: Dnf) -> Dnf {
+    let n = a.count().saturating_add(b.count());
+    match (a, b) {
+        (Dnf::Pieces(mut a), Dnf::Pieces(b)) if n <= MAX_DNF_PIECES as u128 => {
+            a.extend(b);
+            Dnf::Pieces(a)
+        }
+        _ => Dnf::Count(n),
+    }
+}
+
+/// `n` for a message: exact, or "more than 10^38" when the count saturated.
+fn fmt_count(n: u128) -> String {
+    if n == u128::MAX {
+        "more than 10^38".to_string()
+    } else {
+        n.to_string()
+    }
 }
 
 struct Parser {
@@ -164,6 +227,10 @@ struct Parser {
     scopes: Vec<(String, usize)>,
     pending: Conj,
     furthest: Option<ParseError>,
+    /// Current nesting depth (see [`MAX_NESTING`]).
+    depth: usize,
+    /// An error that ends the parse whatever alternatives remain (nesting too deep).
+    fatal: Option<ParseError>,
 }
 
 impl Parser {
@@ -177,7 +244,28 @@ impl Parser {
             scopes: vec![],
             pending: vec![],
             furthest: None,
+            depth: 0,
+            fatal: None,
         })
+    }
+
+    /// Enters one nesting level; an error past [`MAX_NESTING`] (fatal: no alternative
+    /// parse is tried after it).
+    fn enter(&mut self) -> Result<(), ParseError> {
+        if let Some(f) = &self.fatal {
+            return Err(f.clone());
+        }
+        if self.depth >= MAX_NESTING {
+            let e = self.err(&format!("at most {MAX_NESTING} nested levels of parentheses, signs or `exists`"));
+            self.fatal = Some(e.clone());
+            return Err(e);
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
     }
     fn peek(&self) -> &Tok {
         &self.toks[self.pos].tok
@@ -334,20 +422,26 @@ impl Parser {
                 Ok(Lin::constant(v))
             }
             Tok::Sym("-") => {
+                self.enter()?;
                 self.pos += 1;
-                let f = self.factor()?;
-                f.scale(-1).ok_or_else(|| self.overflow())
+                let f = self.factor();
+                self.leave();
+                f?.scale(-1).ok_or_else(|| self.overflow())
             }
             Tok::Sym("(") => {
+                self.enter()?;
                 self.pos += 1;
-                let e = self.expr()?;
-                self.expect_sym(")")?;
-                Ok(e)
+                let e = self.expr().and_then(|e| self.expect_sym(")").map(|_| e));
+                self.leave();
+                e
             }
             Tok::Ident(s) if s == "floor" => {
                 self.pos += 1;
                 self.expect_sym("(")?;
-                let e = self.expr()?;
+                self.enter()?;
+                let e = self.expr();
+                self.leave();
+                let e = e?;
                 self.expect_sym("/")?;
                 let k = self.positive_const("a positive integer constant divisor")?;
                 self.expect_sym(")")?;
@@ -370,7 +464,8 @@ impl Parser {
         let mut acc = self.conj()?;
         while self.is_kw("or") {
             self.pos += 1;
-            acc.extend(self.conj()?);
+            let b = self.conj()?;
+            acc = or(acc, b);
         }
         Ok(acc)
     }
@@ -388,13 +483,30 @@ impl Parser {
     fn atom(&mut self) -> Result<Dnf, ParseError> {
         if self.is_kw("true") {
             self.pos += 1;
-            return Ok(vec![vec![]]);
+            return Ok(Dnf::truth());
         }
         if self.is_kw("false") {
             self.pos += 1;
-            return Ok(vec![]);
+            return Ok(Dnf::Pieces(vec![]));
         }
         if self.is_kw("exists") {
+            self.enter()?;
+            let r = self.exists();
+            self.leave();
+            return r;
+        }
+        if self.is_sym("(") {
+            self.enter()?;
+            let r = self.parenthesised();
+            self.leave();
+            return r;
+        }
+        self.chain()
+    }
+
+    /// `exists e1, e2: formula` or `exists (e1, e2: formula)`.
+    fn exists(&mut self) -> Result<Dnf, ParseError> {
+        {
             self.pos += 1;
             let paren = self.is_sym("(");
             if paren {
@@ -417,29 +529,35 @@ impl Parser {
                 self.expect_sym(")")?;
             }
             self.scopes.truncate(depth);
-            return Ok(f);
+            Ok(f)
         }
-        if self.is_sym("(") {
-            // Either a parenthesised formula or a comparison starting with `(expr)`.
-            let save = (self.pos, self.pending.len(), self.n_local);
-            match self.chain() {
-                Ok(d) => return Ok(d),
-                Err(e1) => {
-                    self.pos = save.0;
-                    self.pending.truncate(save.1);
-                    self.n_local = save.2;
-                    self.pos += 1;
-                    match self.formula().and_then(|f| self.expect_sym(")").map(|_| f)) {
-                        Ok(f) => return Ok(f),
-                        Err(e2) => {
-                            let e = if (e1.line, e1.column) >= (e2.line, e2.column) { e1 } else { e2 };
-                            return Err(e);
+    }
+
+    /// Either a parenthesised formula or a comparison starting with `(expr)`.
+    fn parenthesised(&mut self) -> Result<Dnf, ParseError> {
+        let save = (self.pos, self.pending.len(), self.n_local, self.depth);
+        match self.chain() {
+            Ok(d) => Ok(d),
+            Err(e1) => {
+                if let Some(f) = &self.fatal {
+                    return Err(f.clone());
+                }
+                self.pos = save.0;
+                self.pending.truncate(save.1);
+                self.n_local = save.2;
+                self.depth = save.3;
+                self.pos += 1;
+                match self.formula().and_then(|f| self.expect_sym(")").map(|_| f)) {
+                    Ok(f) => Ok(f),
+                    Err(e2) => {
+                        if let Some(f) = &self.fatal {
+                            return Err(f.clone());
                         }
+                        Err(if (e1.line, e1.column) >= (e2.line, e2.column) { e1 } else { e2 })
                     }
                 }
             }
         }
-        self.chain()
     }
 
     fn expr_list(&mut self) -> Result<Vec<Lin>, ParseError> {
@@ -463,7 +581,7 @@ impl Parser {
     fn chain(&mut self) -> Result<Dnf, ParseError> {
         let pend_start = self.pending.len();
         let mut lhs = self.expr_list()?;
-        let mut dnf: Dnf = vec![vec![]];
+        let mut dnf = Dnf::truth();
         let mut n_cmp = 0;
         while let Some(op) = self.cmp_op() {
             let rhs = self.expr_list()?;
@@ -480,14 +598,14 @@ impl Parser {
             return Err(self.err("a comparison operator (<, <=, >, >=, =, !=)"));
         }
         let side: Conj = self.pending.drain(pend_start..).collect();
-        Ok(and(dnf, vec![side]))
+        Ok(and(dnf, Dnf::one(side)))
     }
 
     fn compare(&mut self, a: &Lin, op: &str, b: &Lin) -> Result<Dnf, ParseError> {
         let ba = b.add_scaled(a, -1).ok_or_else(|| self.overflow())?; // b - a
         let ab = a.add_scaled(b, -1).ok_or_else(|| self.overflow())?;
         let m1 = |x: &Lin| x.add_scaled(&Lin::constant(1), -1);
-        Ok(match op {
+        Ok(Dnf::Pieces(match op {
             "<=" => vec![vec![(ba, Kind::Ge)]],
             ">=" => vec![vec![(ab, Kind::Ge)]],
             "<" => vec![vec![(m1(&ba).ok_or_else(|| self.overflow())?, Kind::Ge)]],
@@ -497,7 +615,7 @@ impl Parser {
                 vec![(m1(&ba).ok_or_else(|| self.overflow())?, Kind::Ge)],
                 vec![(m1(&ab).ok_or_else(|| self.overflow())?, Kind::Ge)],
             ],
-        })
+        }))
     }
 
     // ---------- tuples and pieces ----------
@@ -558,7 +676,9 @@ impl Parser {
         Ok(Tuple { name, dims: self.dims[first_dim..].to_vec() })
     }
 
-    fn piece(&mut self) -> Result<Vec<BasicSet>, ParseError> {
+    /// One `;`-separated piece: its basic sets, or only their number when building
+    /// them would pass `room` (what is left of [`MAX_DNF_PIECES`]).
+    fn piece(&mut self, room: u128) -> Result<(Space, Result<Vec<BasicSet>, u128>), ParseError> {
         self.dims.clear();
         self.n_local = 0;
         self.scopes.clear();
@@ -580,17 +700,21 @@ impl Parser {
             self.pos += 1;
             self.formula()?
         } else {
-            vec![vec![]]
+            Dnf::truth()
         };
         let space = Space { params: self.params.clone(), input, output };
+        let conjs = match and(dnf, Dnf::one(base)) {
+            Dnf::Pieces(c) if c.len() as u128 <= room => c,
+            d => return Ok((space, Err(d.count()))),
+        };
         let mut out = Vec::new();
-        for conj in and(dnf, vec![base]) {
+        for conj in conjs {
             match self.build(&space, &conj) {
                 Some(b) => out.push(b),
                 None => return Err(self.overflow()),
             }
         }
-        Ok(out)
+        Ok((space, Ok(out)))
     }
 
     fn build(&self, space: &Space, conj: &Conj) -> Option<BasicSet> {
@@ -654,15 +778,25 @@ impl Parser {
         self.expect_sym("{")?;
         let mut pieces: Vec<BasicSet> = vec![];
         let mut space: Option<Space> = None;
+        // Pieces in disjunctive normal form so far, and where the limit was passed.
+        let mut total: u128 = 0;
+        let mut too_many: Option<(usize, usize)> = None;
         if !self.is_sym("}") {
             loop {
                 let at = self.pos;
-                let ps = self.piece()?;
-                let sp = Space {
-                    params: self.params.clone(),
-                    input: ps.first().and_then(|p| p.space.input.clone()),
-                    output: ps.first().map(|p| p.space.output.clone()).unwrap_or(Tuple { name: None, dims: vec![] }),
+                let room = if too_many.is_some() { 0 } else { MAX_DNF_PIECES as u128 - total };
+                let (sp, ps) = self.piece(room)?;
+                let ps = match ps {
+                    Ok(ps) => ps,
+                    Err(count) => {
+                        total = total.saturating_add(count);
+                        if too_many.is_none() {
+                            too_many = Some((self.toks[at].line, self.toks[at].col));
+                        }
+                        vec![]
+                    }
                 };
+                total = total.saturating_add(ps.len() as u128);
                 if let Some(s0) = &space {
                     if !s0.compatible(&sp) {
                         self.pos = at;
@@ -687,6 +821,15 @@ impl Parser {
         self.expect_sym("}")?;
         if *self.peek() != Tok::Eof {
             return Err(self.err("end of input").into());
+        }
+        if let Some((line, column)) = too_many {
+            return Err(Error::TooManyPieces {
+                what: format!(
+                    "line {line}, column {column}: the set in disjunctive normal form (each disjunction in a conjunction multiplies its pieces)"
+                ),
+                count: fmt_count(total),
+                limit: MAX_DNF_PIECES,
+            });
         }
         let space = space.unwrap_or(Space { params: self.params.clone(), input: None, output: Tuple { name: None, dims: vec![] } });
         let mut s = Set::empty(space.clone());

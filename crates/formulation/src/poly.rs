@@ -157,7 +157,7 @@ impl Polynomial {
     /// Parses `2*N - 1`, `N^2`, `4*B^2 + 2*B`, `2N`, `(N + 1)*(N - 1)`.
     pub fn parse(text: &str) -> Result<Polynomial> {
         let toks = crate::parse::lex(text)?;
-        let mut p = PolyParser { toks, pos: 0 };
+        let mut p = PolyParser { toks, pos: 0, depth: 0 };
         let r = p.sum()?;
         if p.toks[p.pos].tok != crate::parse::Tok::Eof {
             return Err(p.err("an operator or end of input"));
@@ -169,6 +169,8 @@ impl Polynomial {
 struct PolyParser {
     toks: Vec<crate::parse::Token>,
     pos: usize,
+    /// Nesting depth of `(` and unary `-` (at most [`crate::parse::MAX_NESTING`]).
+    depth: usize,
 }
 
 impl PolyParser {
@@ -234,6 +236,15 @@ impl PolyParser {
         Ok(r)
     }
     fn atom(&mut self) -> Result<Polynomial> {
+        if self.depth >= crate::parse::MAX_NESTING {
+            return Err(self.err(&format!("at most {} nested levels of parentheses or signs", crate::parse::MAX_NESTING)));
+        }
+        self.depth += 1;
+        let r = self.atom_inner();
+        self.depth -= 1;
+        r
+    }
+    fn atom_inner(&mut self) -> Result<Polynomial> {
         match self.toks[self.pos].tok.clone() {
             crate::parse::Tok::Int(v) => {
                 self.pos += 1;

@@ -119,6 +119,8 @@ impl Scanner {
     }
 
     fn rec(&self, k: usize, prefix: &mut Vec<i64>, f: &mut dyn FnMut(&[i64]) -> Result<bool>) -> Result<bool> {
+        // Enumerations can be long: the run's time budget stops them.
+        polyalloc_ilp::budget::check()?;
         if k == self.n_var {
             return f(&prefix[..self.n_dim]);
         }

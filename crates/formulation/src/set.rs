@@ -17,6 +17,24 @@ pub struct Set {
     pub(crate) pieces: Vec<BasicSet>,
 }
 
+/// Most pieces a product of two unions ([`Set::intersect`], [`Set::apply`]) may
+/// produce before simplification: `n * m` pieces for unions of `n` and `m`, refused with
+/// [`Error::TooManyPieces`] (the count computed, nothing built) past it, instead of
+/// exhausting memory.
+pub const MAX_PRODUCT_PIECES: usize = 100_000;
+
+fn product_limit(what: &str, n: usize, m: usize) -> Result<()> {
+    let count = (n as u128) * (m as u128);
+    if count > MAX_PRODUCT_PIECES as u128 {
+        return Err(Error::TooManyPieces {
+            what: format!("{what} of a union of {n} pieces with one of {m}"),
+            count: count.to_string(),
+            limit: MAX_PRODUCT_PIECES,
+        });
+    }
+    Ok(())
+}
+
 /// A relation between named tuples, e.g. `[N] -> { A[t, i] -> A[t2, i2] : ... }`, as a
 /// union of basic relations.
 pub type Map = Set;
@@ -109,8 +127,11 @@ impl Set {
         let mut b = other.clone();
         b.align_to(&params)?;
         a.space.check_compatible(&b.space)?;
+        product_limit("the intersection", a.pieces.len(), b.pieces.len())?;
         let mut out = Set::empty(a.space.clone());
         for p in &a.pieces {
+            // Quadratic: the run's time budget stops it.
+            polyalloc_ilp::budget::check()?;
             for q in &b.pieces {
                 out.add_piece(p.intersect(q)?)?;
             }
@@ -203,8 +224,10 @@ impl Set {
     }
     /// Applies a relation to a set (or composes two relations).
     pub fn apply(&self, map: &Map) -> Result<Set> {
+        product_limit("the application", self.pieces.len(), map.pieces.len())?;
         let mut out: Option<Set> = None;
         for p in &self.pieces {
+            polyalloc_ilp::budget::check()?;
             for q in &map.pieces {
                 let r = p.apply(q)?;
                 match out.as_mut() {

@@ -45,15 +45,19 @@
 //! assert!(m.check_point(&[5.0, 1.0]).is_err());
 //! ```
 
+mod bounds;
+pub mod budget;
 mod expr;
 mod incremental;
 mod lex;
 mod lp_format;
 mod model;
+pub mod output;
 mod record;
 mod registry;
 mod solve;
 
+pub use bounds::{hits_artificial_bound, objective_bounded_over_bounds, solve_with_artificial_bounds};
 pub use expr::{LinExpr, VarId};
 pub use incremental::{open_session, Checked, RawSession, Rebuild};
 pub use lex::{LexSolution, LexSolve};

@@ -83,8 +83,8 @@ impl<S: Solver> Recording<S> {
             .take(80)
             .collect();
         let path = dir.join(format!("{seq:04}-{stem}.lp"));
-        std::fs::create_dir_all(dir)
-            .and_then(|_| std::fs::write(&path, model.to_lp_string()))
+        // Atomically: an interrupted run leaves complete files only.
+        crate::output::write_atomic(&path, model.to_lp_string().as_bytes())
             .map_err(|e| SolveError::Dump { path: path.display().to_string(), message: e.to_string() })
     }
 }

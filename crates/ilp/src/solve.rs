@@ -156,12 +156,15 @@ pub enum SolveError {
     /// A wall-clock budget shared by several solves (one method run) is used up.
     #[error("backend `{backend}`: time budget of {seconds} s exhausted")]
     TimeBudget { backend: String, seconds: f64 },
+    /// The process was asked to stop (Ctrl-C, SIGTERM): see [`crate::budget::interrupt`].
+    #[error("interrupted")]
+    Interrupted,
 }
 
 impl SolveError {
     /// The short kind used in records: `infeasible`, `unbounded`,
     /// `infeasible-or-unbounded`, `time-limit`, `time-budget`, `solver`,
-    /// `verification`, `dump`, `invalid-model`.
+    /// `verification`, `dump`, `invalid-model`, `interrupted`.
     pub fn kind(&self) -> &'static str {
         match self {
             SolveError::Infeasible => "infeasible",
@@ -169,6 +172,7 @@ impl SolveError {
             SolveError::InfeasibleOrUnbounded => "infeasible-or-unbounded",
             SolveError::TimeLimitNoIncumbent => "time-limit",
             SolveError::TimeBudget { .. } => "time-budget",
+            SolveError::Interrupted => "interrupted",
             SolveError::Solver { .. } => "solver",
             SolveError::Verification { .. } => "verification",
             SolveError::Dump { .. } => "dump",

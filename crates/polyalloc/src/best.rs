@@ -101,19 +101,27 @@ impl Method for Best {
                     continue;
                 }
             };
-            let Some(mapping) = outcome.mapping.clone() else {
+            if outcome.mapping.is_none() && outcome.shared.is_none() {
                 c.error = Some("no storage mapping".into());
                 candidates.push(c);
                 continue;
-            };
+            }
             if let Err(f) = verify_outcome(input, &outcome, solver, m.name()) {
                 c.error = Some(f.to_string());
                 candidates.push(c);
                 continue;
             }
-            c.mapping = Some(mapping.to_string());
-            c.size = mapping.size().ok().flatten().map(|p| p.to_string());
-            c.size_at = point.as_ref().and_then(|p| mapping.params.iter().map(|n| p.get(n).copied()).collect::<Option<Vec<i64>>>()).and_then(|v| mapping.size_for(&v).ok());
+            let values = |params: &[String]| point.as_ref().and_then(|p| params.iter().map(|n| p.get(n).copied()).collect::<Option<Vec<i64>>>());
+            if let Some(mapping) = &outcome.mapping {
+                c.mapping = Some(mapping.to_string());
+                c.size = mapping.size().ok().flatten().map(|p| p.to_string());
+                c.size_at = values(&mapping.params).and_then(|v| mapping.size_for(&v).ok());
+            } else if let Some(shared) = &outcome.shared {
+                // A storage shared by several arrays (the target names them all).
+                c.mapping = Some(shared.mapping.to_string());
+                c.size = shared.mapping.size().ok().map(|p| p.to_string());
+                c.size_at = values(&shared.mapping.params).and_then(|v| shared.mapping.size_for(&v).ok());
+            }
             // Unfolded or not evaluable: after every folded candidate.
             let key = c.size_at.unwrap_or(i128::MAX);
             let rank = candidates.len();

@@ -36,6 +36,9 @@ impl Error {
     /// The documented exit code of this error.
     pub fn exit_code(&self) -> i32 {
         match self {
+            // Building the file's objects was stopped by the time budget or an
+            // interruption: not an input error.
+            Error::Suite(e) if e.stop().is_some() => EXIT_SOLVER,
             Error::Suite(_) | Error::Input(_) | Error::Io { .. } => EXIT_INPUT,
             Error::Solver(_) => EXIT_SOLVER,
             Error::Verification(_) => EXIT_VERIFICATION,

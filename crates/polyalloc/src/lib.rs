@@ -8,18 +8,25 @@
 //! methods of the five papers polyalloc implements:
 //!
 //! * [`registry`]: every method, by name (`lefe`, `smo`, `lattice-h1`, `lattice-h2`,
-//!   `lattice`, `ov`, `aov`, `uov`, `schedule`, `flow`, `best`), each a
+//!   `lattice`, `smo-inter`, `ov`, `aov`, `uov`, `schedule`, `flow`, `best`), each a
 //!   [`Method`](polyalloc_alloc::Method) over one typed [`Input`];
-//! * [`load`]: an example from a bench-suite file (or build a
-//!   [`Example`](polyalloc_suite::Example) in code and wrap it in an [`Input`]);
+//! * [`load`]: an example from a bench-suite file or an input of the SMO tool
+//!   (`*.smo.input`) (or build a [`Example`](polyalloc_suite::Example) in code and wrap
+//!   it in an [`Input`]);
 //! * [`backend`]: a solver backend (`microlp`, built in; `highs`, `cbc` with the cargo
 //!   features of the same names);
 //! * [`run()`]: runs a method on one target and **verifies** its answer before returning
 //!   it: every conflict set the mapping must respect is checked by the exact checker of
-//!   `polyalloc-formulation` (which shares no code with any method), and an answer
-//!   checked by running the program must compute the original values. A mapping that
+//!   `polyalloc-formulation` (which shares no code with any method), a storage shared by
+//!   several arrays (`smo-inter`) by the shared-storage checker, and an answer checked by
+//!   running the program must compute the original values. A mapping that
 //!   fails is a [`Failure`], never a result. [`run_record`] gives the same as the JSON
-//!   [`Record`] the CLI prints.
+//!   [`Record`] the CLI prints. A run is bounded by its time budget
+//!   ([`RunOptions::time_limit`]) in every phase ([`budget`], re-exported from
+//!   `polyalloc-ilp`), and files are written atomically ([`output`]);
+//! * [`fuzz`]: the fuzzing harness (issue 16): random conflict sets and programs, every
+//!   applicable method through [`run()`], every mapping checked again by a brute-force
+//!   oracle that shares no code with the checker or the methods.
 //!
 //! ```
 //! use polyalloc::{backend, load, registry, run, RunOptions};
@@ -45,6 +52,7 @@
 
 pub mod best;
 pub mod check;
+pub mod fuzz;
 mod error;
 pub mod limit;
 pub mod record;
@@ -53,6 +61,7 @@ pub mod run;
 
 pub use error::{Error, EXIT_INPUT, EXIT_OK, EXIT_SOLVER, EXIT_VERIFICATION};
 pub use polyalloc_alloc::{AllocError, Allocator, Input, Method, MethodError, Outcome, Problem, Refutation, Verification};
+pub use polyalloc_ilp::{budget, output};
 pub use polyalloc_solvers::DEFAULT_BACKEND;
 pub use polyalloc_suite::{load_dir, Example, SuiteError};
 pub use record::{IlpStat, Record, Status};
@@ -61,8 +70,9 @@ pub use run::{run, run_record, Backend, Failure, RunError, RunOptions, Verified}
 
 use std::path::{Path, PathBuf};
 
-/// Loads an example from a bench-suite-format file (errors name the file and the line
-/// and column, or the field).
+/// Loads an example from a bench-suite-format file, or from an input of the SMO tool when
+/// its name ends with `.smo.input` (errors name the file and the line and column, or the
+/// field).
 pub fn load(path: &Path) -> Result<Input, Error> {
     Ok(Input::new(Example::load(path)?))
 }

@@ -16,6 +16,10 @@
 //!   on the size of every valid mapping;
 //! * **unknown**: no instance, a conflict graph above [`CLIQUE_PAIR_LIMIT`] pairs, or a
 //!   search above [`CLIQUE_NODE_LIMIT`] branch nodes.
+//!
+//! For arrays that share one storage ([`max_live_shared`]) the graph has the cells of
+//! every array as vertices and the conflicts within and between them as edges: its
+//! clique number bounds the size of every valid shared storage.
 
 use polyalloc_alloc::Input;
 use serde::{Deserialize, Serialize};
@@ -97,6 +101,48 @@ fn compute(input: &Input, array: &str, at: &BTreeMap<String, i64>) -> Result<Max
     Ok(MaxLive { value, source: MaxLiveSource::Clique, at: at.clone() })
 }
 
+/// Max-live of the arrays of the input's `inter_array` section sharing one storage, at
+/// `at` (by default the input's size point): the largest clique of the conflict graph
+/// over the cells of all of them, memoised in the input.
+pub fn max_live_shared(input: &Input, at: Option<&BTreeMap<String, i64>>) -> Result<MaxLive, MaxLiveUnknown> {
+    let at = match at.cloned().or_else(|| input.size_point()) {
+        Some(a) => a,
+        None => return Err(MaxLiveUnknown::NoInstance),
+    };
+    input.memo(&format!("max-live shared {at:?}"), || {
+        let failed = |e: &dyn std::fmt::Display| MaxLiveUnknown::Failed(e.to_string());
+        let problem = input.example.inter_problem().map_err(|e| failed(&e))?.ok_or_else(|| MaxLiveUnknown::NoInput("inter_array".into()))?;
+        let values: Vec<i64> = problem.params().iter().map(|p| at.get(p).copied()).collect::<Option<_>>().ok_or(MaxLiveUnknown::NoInstance)?;
+        // A vertex is (array index, cell padded to the largest arity).
+        let width = 1 + problem.conflicts.arrays.iter().map(|t| t.len()).max().unwrap_or(0);
+        let vertex = |a: usize, x: &[i64]| -> Vec<i64> {
+            let mut v = vec![0; width];
+            v[0] = a as i64;
+            v[1..1 + x.len()].copy_from_slice(x);
+            v
+        };
+        let mut pairs = Vec::new();
+        for r in &problem.conflicts.relations {
+            let na = problem.conflicts.arrays[r.from].len();
+            let pts = match r.relation.enumerate(&values, CLIQUE_PAIR_LIMIT) {
+                Ok(p) => p,
+                Err(polyalloc_formulation::Error::TooManyPoints(n)) => return Err(MaxLiveUnknown::TooManyPairs(n)),
+                Err(e) => return Err(failed(&e)),
+            };
+            for p in pts {
+                let (x, y) = p.split_at(na);
+                let (u, v) = (vertex(r.from, x), vertex(r.to, y));
+                pairs.push([u.clone(), v.clone()].concat());
+                pairs.push([v, u].concat());
+                if pairs.len() > 2 * CLIQUE_PAIR_LIMIT {
+                    return Err(MaxLiveUnknown::TooManyPairs(CLIQUE_PAIR_LIMIT));
+                }
+            }
+        }
+        Ok(MaxLive { value: max_clique(&pairs, width)?, source: MaxLiveSource::Clique, at: at.clone() })
+    })
+}
+
 /// The clique number of the graph whose edges are the pairs `(x, y)` (each point is the
 /// concatenation of two cells of `n` coordinates; pairs with `x = y` are ignored). A
 /// graph with no edge but with a cell in conflict with nothing has clique number 1; an
@@ -165,6 +211,7 @@ fn expand(bits: &[Vec<u64>], mut cand: Vec<u64>, size: usize, best: &mut usize, 
     if *nodes > CLIQUE_NODE_LIMIT {
         return Err(MaxLiveUnknown::SearchLimit(CLIQUE_NODE_LIMIT));
     }
+    polyalloc_ilp::budget::check().map_err(|e| MaxLiveUnknown::Failed(e.to_string()))?;
     let c = count(&cand);
     if c == 0 {
         *best = (*best).max(size);

@@ -3,7 +3,7 @@
 //! of `cargo xtask` hold. The schema is documented in the README ("JSON schema") and is
 //! kept stable: fields are only ever added, never renamed or removed.
 
-use polyalloc_formulation::{AffExpr, ModularMapping, Polynomial};
+use polyalloc_formulation::{AffExpr, ModularMapping, Polynomial, SharedMapping};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -144,7 +144,8 @@ pub struct Record {
     pub size_params: Option<BTreeMap<String, i64>>,
     /// Max-live of the array at `size_params` (or the example's largest instance): the
     /// largest number of values live at one time, a lower bound on `size_at` of every
-    /// valid mapping (see `polyalloc::limit`). Absent when the target is not an array
+    /// valid mapping (see `polyalloc::limit`); for a storage shared by several arrays,
+    /// that of all of them together. Absent when the target is not an array
     /// or max-live is unknown (`max_live_source` then says why).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_live: Option<u64>,
@@ -180,11 +181,57 @@ pub struct Record {
     /// Wall-clock time of the verification (ms).
     #[serde(default)]
     pub verify_ms: f64,
+    /// For a storage shared by several arrays (method `smo-inter`; `mapping`, `size`,
+    /// `moduli` are then the shared storage's): each array's rows, and the comparison
+    /// with storing each array alone. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shared: Option<SharedRecord>,
     /// Method-specific results that are not a storage mapping (occupancy vectors,
     /// schedules, shifting vectors, run-time conditions, ...), keyed by name. Each method
     /// documents its keys in its crate; empty for the conflict-set allocators.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub details: BTreeMap<String, serde_json::Value>,
+}
+
+/// The per-array part of a shared storage in a [`Record`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SharedPartRecord {
+    /// The array.
+    pub array: String,
+    /// Its dimension names (the columns of `hyperplanes`).
+    pub dims: Vec<String>,
+    /// One hyperplane per storage row.
+    pub hyperplanes: Vec<Vec<i64>>,
+    /// One offset per storage row.
+    pub offsets: Vec<i64>,
+}
+
+/// One array of a shared storage stored alone, in a [`Record`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeparateRecord {
+    pub array: String,
+    /// Its intra-array mapping, verified against its own conflict set.
+    pub mapping: String,
+    pub size: Option<String>,
+    pub size_at: Option<i128>,
+    /// `proven` or `instances`.
+    pub verification: String,
+}
+
+/// A storage shared by several arrays, in a [`Record`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SharedRecord {
+    /// The storage's name in `mapping`.
+    pub storage: String,
+    /// Per array, in order.
+    pub parts: Vec<SharedPartRecord>,
+    /// Each array stored alone.
+    pub separate: Vec<SeparateRecord>,
+    /// The sum of the separate sizes: the storage the arrays need without sharing
+    /// (`null` when a separate size is unknown).
+    pub separate_size: Option<String>,
+    /// That sum at `size_params`.
+    pub separate_size_at: Option<i128>,
 }
 
 /// Milliseconds of a duration.
@@ -243,6 +290,7 @@ impl Record {
             solver_ms: None,
             method_ms: 0.0,
             verify_ms: 0.0,
+            shared: None,
             details: BTreeMap::new(),
         }
     }
@@ -265,6 +313,52 @@ impl Record {
             self.size_params = Some(values.clone());
             self.size_at = values_for(&mapping.params, values).and_then(|v| mapping.size_for(&v).ok());
         }
+    }
+
+    /// Fills the mapping fields with a shared storage (`mapping`, `size`, `size_at`,
+    /// `params`, `moduli`; `dims` and `hyperplanes` stay empty: each array has its own, in
+    /// `shared.parts`) and `shared` with the arrays' parts and `separate`: each array
+    /// stored alone, `(array, mapping, verification label)`.
+    pub fn set_shared(&mut self, mapping: &SharedMapping, size_params: Option<&BTreeMap<String, i64>>, separate: &[(String, ModularMapping, String)]) {
+        self.params = mapping.params.clone();
+        self.moduli = mapping.moduli.iter().map(|e| Some(modulus_string(e, &mapping.params))).collect();
+        self.mapping = Some(mapping.to_string());
+        self.size = mapping.size().ok().map(|p| p.to_string());
+        if let Some(values) = size_params {
+            self.size_params = Some(values.clone());
+            self.size_at = values_for(&mapping.params, values).and_then(|v| mapping.size_for(&v).ok());
+        }
+        let at = |m: &ModularMapping| size_params.and_then(|v| values_for(&m.params, v)).and_then(|v| m.size_for(&v).ok());
+        let separate: Vec<SeparateRecord> = separate
+            .iter()
+            .map(|(array, m, verification)| SeparateRecord {
+                array: array.clone(),
+                mapping: m.to_string(),
+                size: m.size().ok().flatten().map(|p| p.to_string()),
+                size_at: at(m),
+                verification: verification.clone(),
+            })
+            .collect();
+        let total = separate.iter().try_fold(Polynomial::constant(0), |acc, r| {
+            r.size.as_deref().and_then(|s| Polynomial::parse(s).ok()).and_then(|p| acc.checked_add(&p).ok())
+        });
+        let total_at = separate.iter().try_fold(0i128, |acc, r| r.size_at.and_then(|v| acc.checked_add(v)));
+        self.shared = Some(SharedRecord {
+            storage: mapping.storage.clone(),
+            parts: mapping
+                .parts
+                .iter()
+                .map(|p| SharedPartRecord {
+                    array: p.array.name.clone().unwrap_or_default(),
+                    dims: p.array.dims.clone(),
+                    hyperplanes: p.hyperplanes.clone(),
+                    offsets: p.offsets.clone(),
+                })
+                .collect(),
+            separate_size: total.map(|p| p.to_string()),
+            separate_size_at: if size_params.is_some() { total_at } else { None },
+            separate,
+        });
     }
 
     /// The size polynomial, parsed.

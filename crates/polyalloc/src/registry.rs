@@ -12,8 +12,9 @@ pub struct Registry {
 }
 
 /// Every method compiled into this build, in a fixed order: the conflict-set methods
-/// (successive modulo, SMO, the lattice heuristics), the program methods (occupancy
-/// vectors, Pugh's scheduling, network-flow contraction), then `best`.
+/// (successive modulo, SMO, the lattice heuristics), inter-array storage (`smo-inter`,
+/// the SMO tool's extension), the program methods (occupancy vectors, Pugh's
+/// scheduling, network-flow contraction), then `best`.
 pub fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
     REGISTRY.get_or_init(|| {
@@ -23,6 +24,7 @@ pub fn registry() -> &'static Registry {
         r.register(Box::new(OnConflictSets(polyalloc_alloc_lattice::LatticeH1::default())));
         r.register(Box::new(OnConflictSets(polyalloc_alloc_lattice::LatticeH2::default())));
         r.register(Box::new(OnConflictSets(polyalloc_alloc_lattice::Lattice::default())));
+        r.register(Box::new(polyalloc_alloc_smo::SmoInter::default()));
         r.register(Box::new(polyalloc_alloc_ov::Ov));
         r.register(Box::new(polyalloc_alloc_ov::Aov));
         r.register(Box::new(polyalloc_alloc_ov::Uov));

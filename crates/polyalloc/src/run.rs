@@ -3,13 +3,13 @@
 
 use crate::error::Error;
 use crate::record::{ms, one_line, IlpStat, Record, Status};
-use polyalloc_alloc::{verify, AllocError, Execution, ExecutionCheck, Input, Method, MethodError, Order, Outcome, StoragePlan, Verification};
+use polyalloc_alloc::{verify, verify_shared, AllocError, Execution, ExecutionCheck, Input, Method, MethodError, Order, Outcome, StoragePlan, Verification};
 use polyalloc_program::exec::Executor;
 use polyalloc_program::ProgramError;
 use polyalloc_formulation::Polynomial;
 use polyalloc_ilp::{
-    Cmp, Incremental, LinExpr, Model, RawSolution, RawStatus, Recording, Sense, Session, Solution, SolutionStatus, SolveError,
-    SolveOptions, SolveRecord, SolveTimes, Solver,
+    budget, Cmp, Incremental, LinExpr, Model, RawSolution, RawStatus, Recording, Sense, Session, Solution, SolutionStatus,
+    SolveError, SolveOptions, SolveRecord, SolveTimes, Solver,
 };
 use polyalloc_suite::Example;
 use std::collections::BTreeMap;
@@ -31,7 +31,7 @@ pub fn backends(spec: &str) -> Result<Vec<Backend>, Error> {
     let reg = polyalloc_solvers::registry();
     let spec = if spec.trim() == "default" { polyalloc_solvers::DEFAULT_BACKEND } else { spec };
     let names = reg.select(spec).map_err(|e| {
-        let hint = if matches!(e.name.as_str(), "highs" | "cbc") {
+        let hint = if matches!(e.name.as_str(), "highs" | "cbc") || e.name.starts_with("goodlp-") {
             format!(" (build with `--features {}` to enable it)", e.name)
         } else {
             String::new()
@@ -94,7 +94,8 @@ pub fn parse_params(spec: &str) -> Result<BTreeMap<String, i64>, Error> {
 }
 
 /// Checks `--params` against the example: every name is a parameter, every parameter
-/// has a value.
+/// has a value, and the values satisfy the example's context (a mapping is verified
+/// only there: its size elsewhere means nothing).
 pub fn check_params(ex: &Example, values: &BTreeMap<String, i64>) -> Result<(), Error> {
     for name in values.keys() {
         if !ex.params.contains(name) {
@@ -109,20 +110,44 @@ pub fn check_params(ex: &Example, values: &BTreeMap<String, i64>) -> Result<(), 
     if !missing.is_empty() {
         return Err(Error::Input(format!("--params: no value for parameter(s) {} of {}", missing.join(", "), ex.id)));
     }
+    if let Some(ctx) = ex.context_set()? {
+        let order = &ctx.space().params;
+        let at: Option<Vec<i64>> = order.iter().map(|p| values.get(p).copied()).collect();
+        if let Some(at) = at {
+            let inside = polyalloc_formulation::Set::from_basic(ctx.clone()).contains(&at, &[]).unwrap_or(true);
+            if !inside {
+                let given: Vec<String> = values.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                return Err(Error::Input(format!(
+                    "--params: {} is outside the context of {} ({})",
+                    given.join(","),
+                    ex.id,
+                    ex.context.as_deref().unwrap_or("")
+                )));
+            }
+        }
+    }
     Ok(())
 }
 
-/// Parses a time limit in seconds (`0` or negative: none).
+/// The default wall-clock budget, in seconds, of each run of `polyalloc allocate` and
+/// of `polyalloc check` (the same as `cargo xtask reproduce`'s).
+pub const DEFAULT_TIME_LIMIT: f64 = 60.0;
+
+/// The largest time limit accepted, in seconds (about 31 years).
+pub const MAX_TIME_LIMIT: f64 = 1e9;
+
+/// Parses a time limit in seconds: `0` is none, otherwise at most [`MAX_TIME_LIMIT`];
+/// negative, not-a-number and larger values are input errors.
 pub fn parse_time_limit(secs: f64) -> Result<Option<Duration>, Error> {
-    if !secs.is_finite() {
-        return Err(Error::Input(format!("--time-limit: `{secs}` is not a number of seconds")));
+    if !secs.is_finite() || !(0.0..=MAX_TIME_LIMIT).contains(&secs) {
+        return Err(Error::Input(format!(
+            "--time-limit: `{secs}` is out of range: give seconds from 0 (no limit) to {MAX_TIME_LIMIT:e}"
+        )));
     }
-    if secs <= 0.0 {
+    if secs == 0.0 {
         return Ok(None);
     }
-    Duration::try_from_secs_f64(secs)
-        .map(Some)
-        .map_err(|_| Error::Input(format!("--time-limit: `{secs}` seconds is out of range (at most about 1.8e19; 0 for no limit)")))
+    Duration::try_from_secs_f64(secs).map(Some).map_err(|_| Error::Input(format!("--time-limit: `{secs}` is not a number of seconds")))
 }
 
 /// The example's largest instance (the last one: instances are ordered small to large).
@@ -160,9 +185,10 @@ pub fn file_stem(s: &str) -> String {
 }
 
 /// A solver with a wall-clock budget shared by every solve of one run: each solve gets
-/// at most the time left, and a solve stopped by the budget (with or without an
-/// incumbent) is an error, never a silently worse mapping. Work between solves is not
-/// interrupted; the next solve fails at once.
+/// at most the time left (of its own budget and of the thread's
+/// [`polyalloc_ilp::budget`]), and a solve stopped by the budget (with or without an
+/// incumbent) is an error, never a silently worse mapping. Work between solves is
+/// bounded by the thread's budget, which [`run`] sets (`polyalloc_ilp::budget::scoped`).
 pub struct Budgeted<S> {
     inner: S,
     budget: Option<Duration>,
@@ -172,7 +198,9 @@ pub struct Budgeted<S> {
 impl<S: Solver> Budgeted<S> {
     /// `inner` with `budget` from now (`None`: no limit).
     pub fn new(inner: S, budget: Option<Duration>) -> Self {
-        Budgeted { inner, budget, deadline: budget.map(|b| Instant::now() + b) }
+        // A budget beyond what an instant can represent is no limit (never a panic).
+        let deadline = budget.and_then(|b| Instant::now().checked_add(b));
+        Budgeted { inner, budget: budget.filter(|_| deadline.is_some()), deadline }
     }
 
     fn exhausted(&self) -> SolveError {
@@ -181,21 +209,28 @@ impl<S: Solver> Budgeted<S> {
 }
 
 impl<S: Solver> Budgeted<S> {
-    /// The options of one solve under the budget (the time left, when less than asked),
-    /// and whether the limit is the budget's; `Err` when the budget is used up.
-    fn limited<'o>(&self, options: &'o SolveOptions) -> Result<(std::borrow::Cow<'o, SolveOptions>, bool), SolveError> {
-        let Some(deadline) = self.deadline else { return Ok((std::borrow::Cow::Borrowed(options), false)) };
-        let remaining = deadline.saturating_duration_since(Instant::now());
+    /// The options of one solve under the budget: the time left (the tighter of this
+    /// solver's budget and the thread's [`polyalloc_ilp::budget`]) when it is less than
+    /// asked, with the error to report when that limit stops the solve (`None`: the
+    /// limit is the caller's own); `Err` when a budget is used up.
+    fn limited<'o>(&self, options: &'o SolveOptions) -> Result<(std::borrow::Cow<'o, SolveOptions>, Option<SolveError>), SolveError> {
+        budget::check()?;
+        let own = self.deadline.map(|d| (d.saturating_duration_since(Instant::now()), self.exhausted()));
+        let thread = budget::remaining().zip(budget::exhausted());
+        let limit = match (own, thread) {
+            (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
+            (a, b) => a.or(b),
+        };
+        let Some((remaining, exhausted)) = limit else { return Ok((std::borrow::Cow::Borrowed(options), None)) };
         if remaining.is_zero() {
-            return Err(self.exhausted());
+            return Err(exhausted);
         }
-        let ours = options.time_limit.is_none_or(|t| remaining < t);
-        if !ours {
-            return Ok((std::borrow::Cow::Borrowed(options), false));
+        if options.time_limit.is_some_and(|t| t <= remaining) {
+            return Ok((std::borrow::Cow::Borrowed(options), None));
         }
         let mut o = options.clone();
         o.time_limit = Some(remaining);
-        Ok((std::borrow::Cow::Owned(o), true))
+        Ok((std::borrow::Cow::Owned(o), Some(exhausted)))
     }
 }
 
@@ -210,10 +245,10 @@ impl<S: Solver> Solver for Budgeted<S> {
 
     fn solve_raw_timed(&self, model: &Model, options: &SolveOptions) -> Result<(RawSolution, SolveTimes), SolveError> {
         let (o, ours) = self.limited(options)?;
-        match self.inner.solve_raw_timed(model, &o) {
-            Ok((r, _)) if ours && r.status == RawStatus::TimeLimit => Err(self.exhausted()),
-            Err(SolveError::TimeLimitNoIncumbent) if ours => Err(self.exhausted()),
-            other => other,
+        match (self.inner.solve_raw_timed(model, &o), ours) {
+            (Ok((r, _)), Some(e)) if r.status == RawStatus::TimeLimit => Err(e),
+            (Err(SolveError::TimeLimitNoIncumbent), Some(e)) => Err(e),
+            (other, _) => other,
         }
     }
 
@@ -254,10 +289,10 @@ impl<S: Solver> Session for BudgetedSession<'_, S> {
     }
     fn solve(&mut self, options: &SolveOptions, start: Option<&[f64]>) -> Result<Solution, SolveError> {
         let (o, ours) = self.budget.limited(options)?;
-        match self.inner.solve(&o, start) {
-            Ok(s) if ours && s.status() == SolutionStatus::TimeLimitFeasible => Err(self.budget.exhausted()),
-            Err(SolveError::TimeLimitNoIncumbent) if ours => Err(self.budget.exhausted()),
-            other => other,
+        match (self.inner.solve(&o, start), ours) {
+            (Ok(s), Some(e)) if s.status() == SolutionStatus::TimeLimitFeasible => Err(e),
+            (Err(SolveError::TimeLimitNoIncumbent), Some(e)) => Err(e),
+            (other, _) => other,
         }
     }
 }
@@ -294,10 +329,22 @@ pub struct Verified {
     /// The facade's runs of the program with the method's answer (when the outcome
     /// asked for any), all identical to the original program.
     pub execution: Option<Execution>,
+    /// For a shared storage: each array's separate mapping (`SharedAnswer::separate`)
+    /// with its size and its verification against the array's own conflict set.
+    pub separate: Vec<Separate>,
     /// Every ILP the method solved, in order (the checker's are not included).
     pub ilps: Vec<SolveRecord>,
     pub method_time: Duration,
     pub verify_time: Duration,
+}
+
+/// One array of a shared storage stored alone, verified (see [`Verified::separate`]).
+#[derive(Clone, Debug)]
+pub struct Separate {
+    pub array: String,
+    pub mapping: polyalloc_formulation::ModularMapping,
+    pub size: Option<Polynomial>,
+    pub verification: Verification,
 }
 
 /// Why a run produced no verified answer.
@@ -384,8 +431,16 @@ impl std::error::Error for RunError {}
 /// which shares no code with any method), and an execution when the method's answer is
 /// checked by running the program. The method's ILPs are recorded (and dumped with
 /// `dump_lp`); the checker's are dumped too but not counted. `time_limit` bounds the
-/// wall-clock time of every ILP of the run, method and checker together.
+/// wall-clock time of the whole run, method and checker together: every ILP, and the
+/// work between them (conflict sets built from a program, coalescing, projections,
+/// enumerations, executions), which checks the budget as it goes
+/// (`polyalloc_ilp::budget`). A run over budget fails with the solver kind
+/// `time-budget`.
 pub fn run(input: &Input, method: &dyn Method, target: &str, backend: &Backend, opts: RunOptions<'_>) -> Result<Verified, RunError> {
+    budget::scoped(&backend.name, opts.time_limit, || run_in_budget(input, method, target, backend, opts))
+}
+
+fn run_in_budget(input: &Input, method: &dyn Method, target: &str, backend: &Backend, opts: RunOptions<'_>) -> Result<Verified, RunError> {
     let mut rec = Recording::new(Budgeted::new(backend.solver.as_ref(), opts.time_limit));
     if let Some(dir) = opts.dump_lp {
         rec = rec.with_dump_dir(dir.join(file_stem(&format!("{}-{target}-{}-{}", input.example.id, method.name(), backend.name))));
@@ -414,13 +469,20 @@ pub fn run(input: &Input, method: &dyn Method, target: &str, backend: &Backend, 
     // The checker's models were dumped; its records are not the method's statistics.
     rec.take_records();
     let verify_time = vstart.elapsed();
-    let (verification, verified_under, execution) = match checked {
+    let ((verification, verified_under, execution), separate) = match checked {
         Ok(v) => v,
         Err(f) => return Err(fail(f, Some(outcome), ilps, verify_time)),
     };
     let size = match outcome.mapping.as_ref().map(|m| m.size()).transpose() {
         Ok(s) => s.flatten(),
         Err(e) => return Err(fail(Failure::Method(MethodError::Formulation(e)), Some(outcome), ilps, verify_time)),
+    };
+    let size = match (&outcome.shared, size) {
+        (Some(sh), None) => match sh.mapping.size() {
+            Ok(s) => Some(s),
+            Err(e) => return Err(fail(Failure::Method(MethodError::Formulation(e)), Some(outcome), ilps, verify_time)),
+        },
+        (_, s) => s,
     };
     Ok(Verified {
         method: name.to_string(),
@@ -431,6 +493,7 @@ pub fn run(input: &Input, method: &dyn Method, target: &str, backend: &Backend, 
         verification,
         verified_under,
         execution,
+        separate,
         ilps,
         method_time,
         verify_time,
@@ -442,15 +505,46 @@ pub fn run(input: &Input, method: &dyn Method, target: &str, backend: &Backend, 
 /// verification and each obligation's; a refutation, a checker failure, a differing
 /// execution or an answer with nothing to verify is a [`Failure`].
 pub fn verify_outcome(input: &Input, outcome: &Outcome, solver: &dyn Solver, method: &str) -> Result<(Verification, Vec<(String, Verification)>), Failure> {
-    verify_outcome_with(input, outcome, solver, method).map(|(v, under, _)| (v, under))
+    verify_outcome_with(input, outcome, solver, method).map(|((v, under, _), _)| (v, under))
 }
 
-fn verify_outcome_with(
-    input: &Input,
-    outcome: &Outcome,
-    solver: &dyn Solver,
-    method: &str,
-) -> Result<(Verification, Vec<(String, Verification)>, Option<Execution>), Failure> {
+type Checked = (Verification, Vec<(String, Verification)>, Option<Execution>);
+
+fn verify_outcome_with(input: &Input, outcome: &Outcome, solver: &dyn Solver, method: &str) -> Result<(Checked, Vec<Separate>), Failure> {
+    let Some(shared) = &outcome.shared else { return Ok((verify_mapping(input, outcome, solver, method)?, Vec::new())) };
+    if outcome.mapping.is_some() {
+        return Err(Failure::Unverifiable("the method returned both a mapping and a shared storage".into()));
+    }
+    if shared.obligations.is_empty() {
+        return Err(Failure::Unverifiable("the method returned a shared storage with no conflict set to verify it against".into()));
+    }
+    // The shared storage under every obligation, with the shared-storage checker.
+    let mut verified_under = Vec::new();
+    for ob in &shared.obligations {
+        match verify_shared(&ob.problem, &shared.mapping, solver, method) {
+            Ok(v) => verified_under.push((ob.label.clone(), v)),
+            Err(error @ AllocError::Invalid { .. }) => return Err(Failure::Refuted { under: ob.label.clone(), error }),
+            Err(error) => return Err(Failure::Check { under: ob.label.clone(), error }),
+        }
+    }
+    // Each array alone, against its own conflict set.
+    let mut separate = Vec::new();
+    for (array, mapping) in &shared.separate {
+        let under = format!("{array} alone");
+        let problem = input.problem(array).map_err(|e| Failure::Method(MethodError::Input(e)))?;
+        let verification = match verify(&problem, mapping, solver, method) {
+            Ok(v) => v,
+            Err(error @ AllocError::Invalid { .. }) => return Err(Failure::Refuted { under, error }),
+            Err(error) => return Err(Failure::Check { under, error }),
+        };
+        let size = mapping.size().map_err(|e| Failure::Method(MethodError::Formulation(e)))?;
+        separate.push(Separate { array: array.clone(), mapping: mapping.clone(), size, verification });
+    }
+    let verification = verified_under.iter().find(|(_, v)| *v != Verification::Proven).map_or(Verification::Proven, |(_, v)| v.clone());
+    Ok(((verification, verified_under, None), separate))
+}
+
+fn verify_mapping(input: &Input, outcome: &Outcome, solver: &dyn Solver, method: &str) -> Result<Checked, Failure> {
     match (&outcome.mapping, outcome.executions.is_empty()) {
         (Some(_), true) if outcome.obligations.is_empty() => {
             return Err(Failure::Unverifiable("the method returned a mapping with no conflict set to verify it against".into()))
@@ -532,11 +626,21 @@ pub fn execute(checks: &[ExecutionCheck]) -> Result<Execution, Failure> {
 /// failure is a record with a non-`ok` status, its kind and the message.
 ///
 /// Records of an array (not of a method's named run) carry max-live at the size point
-/// ([`crate::limit`]), the limit every mapping of the array is measured against.
+/// ([`crate::limit`]), the limit every mapping of the array is measured against; records
+/// of a storage shared by several arrays carry the max-live of all of them together.
 pub fn run_record(input: &Input, method: &dyn Method, target: &str, backend: &Backend, opts: RunOptions<'_>) -> Record {
     let mut r = Record::from_run(&input.example.id, &run(input, method, target, backend, opts), opts.size_params);
-    if input.example.arrays.contains_key(target) {
-        match crate::limit::max_live(input, target, opts.size_params) {
+    let array = input.example.arrays.contains_key(target);
+    if array || r.shared.is_some() {
+        // Bounded like a run (its own budget of the same length).
+        let limit = budget::scoped(&backend.name, opts.time_limit, || {
+            if array {
+                crate::limit::max_live(input, target, opts.size_params)
+            } else {
+                crate::limit::max_live_shared(input, opts.size_params)
+            }
+        });
+        match limit {
             Ok(m) => {
                 r.max_live = Some(m.value);
                 r.max_live_source = Some(match m.source {
@@ -551,12 +655,17 @@ pub fn run_record(input: &Input, method: &dyn Method, target: &str, backend: &Ba
 }
 
 /// The exit code of a set of records: 3 if a mapping was refuted, else 2 if a solver
-/// or method failed, else 1 if no method applied at all, else 0.
+/// or method failed, else 1 if some run found the input malformed (an isl string of
+/// the file that does not parse, a set too large to build: `error` of kind `input`) or
+/// no method applied at all, else 0.
 pub fn exit_code(records: &[Record]) -> i32 {
+    let input = |r: &Record| r.status == Status::Error && r.error_kind.as_deref() == Some("input");
     if records.iter().any(|r| r.status == Status::Invalid) {
         crate::EXIT_VERIFICATION
-    } else if records.iter().any(|r| matches!(r.status, Status::SolverError | Status::MethodError | Status::Error)) {
+    } else if records.iter().any(|r| matches!(r.status, Status::SolverError | Status::MethodError) || (r.status == Status::Error && !input(r))) {
         crate::EXIT_SOLVER
+    } else if records.iter().any(input) {
+        crate::EXIT_INPUT
     } else if !records.is_empty() && records.iter().all(|r| r.status == Status::NotApplicable) {
         crate::EXIT_INPUT
     } else {
@@ -578,6 +687,11 @@ impl Record {
                 r.status = Status::Ok;
                 if let Some(m) = &v.outcome.mapping {
                     r.set_mapping(m, v.size.as_ref(), size_params);
+                }
+                if let Some(sh) = &v.outcome.shared {
+                    let separate: Vec<(String, polyalloc_formulation::ModularMapping, String)> =
+                        v.separate.iter().map(|s| (s.array.clone(), s.mapping.clone(), s.verification.label().to_string())).collect();
+                    r.set_shared(&sh.mapping, size_params, &separate);
                 }
                 r.verified = true;
                 r.verification = Some(v.verification.label().to_string());
@@ -608,6 +722,9 @@ impl Record {
                         // The refuted or unverifiable mapping is shown for diagnosis, with
                         // `verified: false`; it is never a result.
                         r.set_mapping(m, None, None);
+                    }
+                    if let Some(sh) = &o.shared {
+                        r.mapping = Some(sh.mapping.to_string());
                     }
                     r.details = o.details.clone();
                 }

@@ -36,7 +36,7 @@ impl Method for Fixed {
         let modulus = AffExpr::parse(&problem.param_space(), &self.modulus.to_string())?;
         let mapping = ModularMapping::new(&params, problem.array_tuple(), vec![StorageRow { hyperplane: vec![-1, 1], modulus: Some(modulus) }])?;
         let obligations = if self.with_obligation { vec![Obligation { label: "conflict set".into(), problem }] } else { Vec::new() };
-        Ok(Outcome { mapping: Some(mapping), obligations, executions: Vec::new(), details: Details::new() })
+        Ok(Outcome { mapping: Some(mapping), obligations, executions: Vec::new(), details: Details::new(), shared: None })
     }
 }
 
@@ -131,7 +131,7 @@ impl Method for Executed {
             storage: StoragePlan::Fixed(storage),
             instances: vec![vec![3], vec![5]],
         };
-        Ok(Outcome { mapping: None, obligations: Vec::new(), executions: vec![check], details: Details::new() })
+        Ok(Outcome { mapping: None, obligations: Vec::new(), executions: vec![check], details: Details::new(), shared: None })
     }
 }
 

@@ -4,7 +4,14 @@
 
 use crate::error::{ProgramError, Result};
 use crate::model::{Access, Program, Statement};
-use polyalloc_formulation::{remove_contained, AffExpr, BasicSet, ConflictForm, ConflictSet, Set, Space, Tuple};
+use polyalloc_formulation::{remove_contained, AffExpr, BasicSet, ConflictForm, ConflictSet, Error as FError, Set, Space, Tuple};
+
+/// Most conflict polyhedra the enumeration of [`Program::conflict_set`] may produce
+/// (before the contained ones are dropped). Each costs a few kilobytes and every later
+/// phase is at least quadratic in their number; a program past the limit is refused
+/// with [`FError::TooManyPieces`] instead of exhausting memory (a program of 60
+/// statements writing one array took 3.3 GB).
+pub const MAX_CONFLICT_PIECES: usize = 10_000;
 
 impl Program {
     /// The conflict set of `array` (half form: pairs `(x, y)` where `x` is written no
@@ -121,8 +128,19 @@ impl Program {
                                 }
                             }
                             for c in cases {
+                                // The enumeration is a product of statements, accesses
+                                // and cases: the run's time budget stops it.
+                                polyalloc_ilp::budget::check()?;
                                 for piece in c.finish_distinct(n, np)? {
                                     result.add_piece(piece)?;
+                                }
+                                if result.n_pieces() > MAX_CONFLICT_PIECES {
+                                    return Err(FError::TooManyPieces {
+                                        what: format!("the conflict set of `{array}` computed from the program"),
+                                        count: format!("more than {MAX_CONFLICT_PIECES}"),
+                                        limit: MAX_CONFLICT_PIECES,
+                                    }
+                                    .into());
                                 }
                             }
                         }

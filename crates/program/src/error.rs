@@ -27,5 +27,17 @@ pub enum ProgramError {
     Overflow(String),
 }
 
+impl ProgramError {
+    /// The reason to stop when this error is one (time budget, interruption): see
+    /// [`FError::stop`].
+    pub fn stop(&self) -> Option<&SolveError> {
+        match self {
+            ProgramError::Formulation(e) => e.stop(),
+            ProgramError::Solver(e) if polyalloc_ilp::budget::is_stop(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
 /// Result alias of the crate.
 pub type Result<T, E = ProgramError> = std::result::Result<T, E>;

@@ -444,6 +444,8 @@ impl Executor {
         };
         let mut reads_seen = HashMap::new();
         for (si, step) in trace.steps.iter().enumerate() {
+            // Runs at large instances are long: the run's time budget stops them.
+            polyalloc_ilp::budget::check()?;
             let mut pending: Vec<(String, Vec<i64>, i64)> = Vec::new();
             for (k, it) in step {
                 let st = self

@@ -59,5 +59,6 @@ mod live;
 mod model;
 
 pub use error::{ProgramError, Result};
+pub use conflict::MAX_CONFLICT_PIECES;
 pub use live::{max_live, LiveReport};
 pub use model::{Access, Program, Statement};

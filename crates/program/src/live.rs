@@ -42,6 +42,8 @@ pub fn max_live(program: &Program, params: &[i64]) -> Result<Vec<LiveReport>> {
     type Cells = HashMap<Vec<i64>, Vec<Vec<i64>>>;
     let mut writes: BTreeMap<String, Cells> = BTreeMap::new();
     let mut reads: Vec<(String, Vec<i64>, Vec<i64>)> = Vec::new();
+    // Memory grows with the statement instances: at most the executor's limit.
+    let mut instances = 0usize;
     for s in &program.statements {
         let sp = s.domain.space().clone();
         let pos: Vec<usize> = sp
@@ -50,7 +52,13 @@ pub fn max_live(program: &Program, params: &[i64]) -> Result<Vec<LiveReport>> {
             .map(|p| program.params.iter().position(|q| q == p).ok_or_else(|| ProgramError::Invalid(format!("unknown parameter `{p}`"))))
             .collect::<Result<_>>()?;
         let sparams: Vec<i64> = pos.iter().map(|&i| params[i]).collect();
+        let mut too_many = false;
         s.domain.clone().for_each_point(&sparams, &mut |it| -> FResult<bool> {
+            instances += 1;
+            if instances > crate::exec::INSTANCE_LIMIT {
+                too_many = true;
+                return Ok(false);
+            }
             let mut t: Vec<i64> = s.schedule.iter().map(|a| a.eval(&sparams, it)).collect::<FResult<_>>()?;
             t.resize(d, 0);
             for w in &s.writes {
@@ -65,6 +73,12 @@ pub fn max_live(program: &Program, params: &[i64]) -> Result<Vec<LiveReport>> {
             }
             Ok(true)
         })?;
+        if too_many {
+            return Err(ProgramError::Exec(format!(
+                "more than {} statement instances at {params:?}: max-live is not simulated beyond that",
+                crate::exec::INSTANCE_LIMIT
+            )));
+        }
     }
     // Per cell: its values in write order, each with the time of its last read.
     type Values = HashMap<Vec<i64>, Vec<(Vec<i64>, Option<Vec<i64>>)>>;

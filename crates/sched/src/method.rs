@@ -157,7 +157,7 @@ impl From<SchedError> for MethodError {
         match e {
             SchedError::NoInput(why) => MethodError::NotApplicable(why),
             SchedError::Input(why) => MethodError::BadInput(why),
-            SchedError::Formulation(e) | SchedError::Program(ProgramError::Formulation(e)) => MethodError::Formulation(e),
+            SchedError::Formulation(e) | SchedError::Program(ProgramError::Formulation(e)) => MethodError::from(e),
             SchedError::Solver(e) | SchedError::Program(ProgramError::Solver(e)) => MethodError::Solver(e),
             SchedError::Program(ProgramError::Invalid(why)) => MethodError::BadInput(why),
             other => MethodError::Method(other.to_string()),
@@ -227,6 +227,7 @@ impl Method for ScheduleMethod {
                 check("generated loops", Order::Trace(Arc::new(trace))),
             ],
             details: details_of(&details),
+            shared: None,
         })
     }
 }

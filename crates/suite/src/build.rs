@@ -11,12 +11,18 @@ use polyalloc_program::{Program, ProgramError, Statement};
 impl Example {
     fn fmt_err(&self, field: &str) -> impl Fn(polyalloc_formulation::Error) -> SuiteError + '_ {
         let field = field.to_string();
-        move |e| SuiteError::Field { file: self.file.clone(), field: field.clone(), message: e.to_string() }
+        move |e| match e.stop() {
+            Some(s) => SuiteError::Stopped { file: self.file.clone(), field: field.clone(), source: s.clone() },
+            None => SuiteError::Field { file: self.file.clone(), field: field.clone(), message: e.to_string() },
+        }
     }
 
     fn prog_err(&self, field: &str) -> impl Fn(ProgramError) -> SuiteError + '_ {
         let field = field.to_string();
-        move |e| SuiteError::Field { file: self.file.clone(), field: field.clone(), message: e.to_string() }
+        move |e| match e.stop() {
+            Some(s) => SuiteError::Stopped { file: self.file.clone(), field: field.clone(), source: s.clone() },
+            None => SuiteError::Field { file: self.file.clone(), field: field.clone(), message: e.to_string() },
+        }
     }
 
     /// The parameter context as a zero-dimensional basic set (`None` when absent).

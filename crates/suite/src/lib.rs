@@ -8,11 +8,16 @@
 //! [`Example::field_path`] names the field so that a parse error can say where it is.
 //!
 //! The CLI, the `cargo xtask` harness and the integration tests all read the suite
-//! through this crate.
+//! through this crate. It also reads the input format of the public SMO tool
+//! (`*.smo.input`, [`smo_input`]) into the same model, and the `inter_array` section of
+//! examples whose arrays may share one storage ([`inter`], [`InterProblem`]).
 
 mod build;
+pub mod inter;
 mod problem;
+pub mod smo_input;
 
+pub use inter::InterProblem;
 pub use problem::Problem;
 
 use serde::Deserialize;
@@ -28,6 +33,24 @@ pub enum SuiteError {
     Json { file: PathBuf, line: usize, column: usize, message: String },
     #[error("{file}: field `{field}`: {message}")]
     Field { file: PathBuf, field: String, message: String },
+    /// A line-oriented text file (`*.smo.input`) is malformed at this line and column.
+    #[error("{file}:{line}:{column}: {message}")]
+    Text { file: PathBuf, line: usize, column: usize, message: String },
+    /// Building an object of the file (a conflict set from the program, ...) was
+    /// stopped: the run's time budget ran out or the process was interrupted. Not an
+    /// error of the file.
+    #[error("{file}: field `{field}`: stopped: {source}")]
+    Stopped { file: PathBuf, field: String, source: polyalloc_ilp::SolveError },
+}
+
+impl SuiteError {
+    /// The reason to stop, for [`SuiteError::Stopped`].
+    pub fn stop(&self) -> Option<&polyalloc_ilp::SolveError> {
+        match self {
+            SuiteError::Stopped { source, .. } => Some(source),
+            _ => None,
+        }
+    }
 }
 
 /// Where an example comes from.
@@ -132,10 +155,16 @@ pub struct Example {
 }
 
 impl Example {
-    /// Reads and validates one file.
+    /// Reads and validates one file: a bench-suite JSON file, or an input of the SMO tool
+    /// when its name ends with `.smo.input` ([`smo_input`]).
     pub fn load(path: &Path) -> Result<Example, SuiteError> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| SuiteError::Io { file: path.to_path_buf(), message: e.to_string() })?;
+        if smo_input::is_smo_input(path) {
+            let ex = smo_input::read(&text, path)?;
+            ex.validate()?;
+            return Ok(ex);
+        }
         Self::from_str(&text, path)
     }
 
@@ -209,6 +238,7 @@ impl Example {
                 }
             }
         }
+        self.inter_section()?;
         Ok(())
     }
 
