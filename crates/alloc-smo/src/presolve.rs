@@ -47,8 +47,8 @@ pub(crate) const MAX_OPTIMA: usize = 4096;
 
 /// The maximum of `η` and every hyperplane attaining it whose first non-zero
 /// coefficient is positive (with their negations, every hyperplane attaining it), or
-/// `None`: no feasible `Γ`, the node limit was reached, or more than [`MAX_OPTIMA`]
-/// hyperplanes attain the maximum.
+/// `None`: no feasible `Γ`, the node limit was reached (or the run's time budget), or
+/// more than [`MAX_OPTIMA`] hyperplanes attain the maximum.
 pub(crate) fn max_eta(p: &EtaProblem<'_>) -> Option<(i64, Vec<Vec<i64>>)> {
     let mut best: Option<(i64, Vec<Vec<i64>>)> = None;
     let mut nodes = 0usize;
@@ -70,7 +70,9 @@ pub(crate) fn max_eta(p: &EtaProblem<'_>) -> Option<(i64, Vec<Vec<i64>>)> {
     }
     while let Some((lo, hi)) = stack.pop() {
         nodes += 1;
-        if nodes > NODE_LIMIT {
+        // Past the node limit, or past the run's deadline (`polyalloc_ilp::budget`,
+        // checked every 1024 boxes): no bound; the solver that follows sees the budget.
+        if nodes > NODE_LIMIT || (nodes % 1024 == 0 && polyalloc_ilp::budget::check().is_err()) {
             return None;
         }
         if p.free.iter().any(|r| r.max_on(&lo, &hi) < r.beta as i128) {

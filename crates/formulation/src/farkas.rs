@@ -168,6 +168,9 @@ impl Linearizer {
 
     /// [`nonneg_on`], with the rows emitted so far by this linearizer not repeated.
     pub fn nonneg_on(&mut self, model: &mut Model, set: &BasicSet, form: &ParamForm, opts: &FarkasOptions) -> Result<FarkasMultipliers> {
+        // Model building of large unions is bounded by the run's budget, not only the
+        // solves (issue 16's limits test, 200 conflict polyhedra).
+        polyalloc_ilp::budget::check()?;
         check_form(set, form)?;
         if set.is_marked_empty() {
             return Ok(FarkasMultipliers { lambda0: None, ineq: vec![], eq: vec![] });
