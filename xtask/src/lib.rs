@@ -32,6 +32,7 @@ pub mod md;
 pub mod report;
 pub mod reproduce;
 pub mod results;
+pub mod scale;
 pub mod smo_tool;
 pub mod svg;
 
