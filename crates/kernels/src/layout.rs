@@ -276,6 +276,10 @@ impl LayoutPlan {
     pub fn describe(&self) -> String {
         self.rows.iter().map(RowPlan::describe).collect::<Vec<_>>().join(",")
     }
+    /// Every row is `base`: the tuned and stepped variants both run as [`Linear`].
+    pub fn all_base(&self) -> bool {
+        self.rows.iter().all(|r| matches!(r.op, RowOp::Base { .. }))
+    }
     /// The innermost-loop scheme chosen per row for [`Stepped`], e.g. `hoist,split`.
     pub fn describe_line(&self) -> String {
         self.rows.iter().map(RowPlan::describe_line).collect::<Vec<_>>().join(",")
@@ -562,7 +566,7 @@ pub struct Linear<const D: usize> {
 impl<const D: usize> Linear<D> {
     /// `None` unless every row of the plan is `Base`.
     pub fn new(plan: &LayoutPlan) -> Result<Option<Self>, KernelError> {
-        if !plan.rows.iter().all(|r| matches!(r.op, RowOp::Base { .. })) {
+        if !plan.all_base() {
             return Ok(None);
         }
         let s = strides(plan.rows.iter().map(|r| r.tuned_extent));
