@@ -87,6 +87,18 @@ where
     }
 }
 
+/// The line of a layout whose offset advances by `adv` per step along the last
+/// dimension: [`affine_walk`] from the offsets at `x0`.
+#[inline(always)]
+fn affine_line<const D: usize, const A: usize, L: Layout<D>, F>(l: &L, x0: [i64; D], n: usize, deltas: &[[i64; D]; A], adv: i64, f: &mut F)
+where
+    F: FnMut(usize, usize, &[usize; A]),
+{
+    let mut here = l.offset(x0) as i64;
+    let mut reads: [i64; A] = std::array::from_fn(|j| l.offset(add(x0, deltas[j])) as i64);
+    affine_walk(0, n, &mut here, &mut reads, adv, f);
+}
+
 /// Full storage: row-major over the box `lo ..= hi`.
 #[derive(Clone, Debug)]
 pub struct Full<const D: usize> {
@@ -130,9 +142,7 @@ impl<const D: usize> Layout<D> for Full<D> {
     where
         F: FnMut(usize, usize, &[usize; A]),
     {
-        let mut here = self.offset(x0) as i64;
-        let mut reads: [i64; A] = std::array::from_fn(|j| self.offset(add(x0, deltas[j])) as i64);
-        affine_walk(0, n, &mut here, &mut reads, self.stride[D - 1], &mut f);
+        affine_line(self, x0, n, deltas, self.stride[D - 1], &mut f);
     }
 }
 
@@ -598,9 +608,7 @@ impl<const D: usize> Layout<D> for Linear<D> {
     where
         F: FnMut(usize, usize, &[usize; A]),
     {
-        let mut here = self.offset(x0) as i64;
-        let mut reads: [i64; A] = std::array::from_fn(|j| self.offset(add(x0, deltas[j])) as i64);
-        affine_walk(0, n, &mut here, &mut reads, self.c[D - 1], &mut f);
+        affine_line(self, x0, n, deltas, self.c[D - 1], &mut f);
     }
 }
 

@@ -148,6 +148,25 @@ impl Diamond {
     }
 }
 
+/// Row `tt` of a tile, points `lo ..= hi`: the interior `ilo ..= ihi` (the three reads
+/// in the tile's row `tt - 1` and in the domain; empty when `ilo > ihi`) as one line of
+/// the 3-point stencil, the points outside it with `point(chunk, ii)`.
+#[inline(always)]
+fn stencil_row<L: Layout<2>>(l: &L, chunk: &mut [f64], tt: i64, (lo, hi): (i64, i64), (ilo, ihi): (i64, i64), mut point: impl FnMut(&mut [f64], i64)) {
+    let (ilo, ihi) = if ilo > ihi { (hi + 1, hi) } else { (ilo, ihi) };
+    for ii in lo..ilo {
+        point(chunk, ii);
+    }
+    if ilo <= ihi {
+        l.line([tt, ilo], (ihi - ilo + 1) as usize, &[[-1, -1], [-1, 0], [-1, 1]], |_, here, s| {
+            chunk[here] = stencil(chunk[s[0]], chunk[s[1]], chunk[s[2]]);
+        });
+    }
+    for ii in (ihi + 1)..=hi {
+        point(chunk, ii);
+    }
+}
+
 impl Body<2> for Diamond {
     fn dims(&self) -> &'static [&'static str] {
         &["tt", "ii"]
@@ -214,20 +233,7 @@ impl Body<2> for Diamond {
                     ilo = (r - below + 1).max(r - ci + 1).max(lo);
                     ihi = (r + below - 1).min(n - 2 - ci + r).min(hi);
                 }
-                if ilo > ihi {
-                    (ilo, ihi) = (hi + 1, hi);
-                }
-                for ii in lo..ilo {
-                    point(chunk, tt, ii, gt);
-                }
-                if ilo <= ihi {
-                    l.line([tt, ilo], (ihi - ilo + 1) as usize, &[[-1, -1], [-1, 0], [-1, 1]], |_, here, s| {
-                        chunk[here] = stencil(chunk[s[0]], chunk[s[1]], chunk[s[2]]);
-                    });
-                }
-                for ii in (ihi + 1)..=hi {
-                    point(chunk, tt, ii, gt);
-                }
+                stencil_row(l, chunk, tt, (lo, hi), (ilo, ihi), |c, ii| point(c, tt, ii, gt));
             }
         });
         let elapsed = start.elapsed();
@@ -351,20 +357,7 @@ impl Body<2> for Pllgm {
                     ilo = (b + 1 - tt).max(off + 1).max(lo);
                     ihi = (n - 2 + off).min(hi);
                 }
-                if ilo > ihi {
-                    (ilo, ihi) = (hi + 1, hi);
-                }
-                for ii in lo..ilo {
-                    point(chunk, tt, ii, gt);
-                }
-                if ilo <= ihi {
-                    l.line([tt, ilo], (ihi - ilo + 1) as usize, &[[-1, -1], [-1, 0], [-1, 1]], |_, here, s| {
-                        chunk[here] = stencil(chunk[s[0]], chunk[s[1]], chunk[s[2]]);
-                    });
-                }
-                for ii in (ihi + 1)..=hi {
-                    point(chunk, tt, ii, gt);
-                }
+                stencil_row(l, chunk, tt, (lo, hi), (ilo, ihi), |c, ii| point(c, tt, ii, gt));
             }
         });
         let elapsed = start.elapsed();
