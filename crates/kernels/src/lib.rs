@@ -590,8 +590,9 @@ struct Config<'p> {
 }
 
 /// Runs `kernel` at `size`: the full-storage reference and every method's mapping in
-/// every [`Variant`] (`stepped` only when it differs from `tuned`), `reps` rounds, each round running every configuration once, the
-/// full-storage run first (interleaved, so that a change of machine load hits all
+/// every [`Variant`] (`stepped` only when it differs from `tuned`), `reps` rounds,
+/// each running every configuration once, in an order rotated by one per round
+/// (interleaved, so that a change of machine load hits all
 /// configurations alike rather than one). Every run's outputs are compared with the
 /// first full-storage run's; the measurements are returned even on a mismatch
 /// (`output_equal = false`), so the caller can record them before failing. Peak RSS:
@@ -660,7 +661,12 @@ pub fn measure(
     let mut reference: Option<Vec<u64>> = None;
     for round in 0..reps.max(1) {
         progress(&format!("{} {size}: round {} of {} ({} configurations)", kernel.name(), round + 1, reps.max(1), configs.len()));
-        for c in &mut configs {
+        // Rotated by one configuration per round (full storage first in the first
+        // round, which gives the reference values), so that no configuration always
+        // runs in the same position (e.g. right after the full-storage run's frees).
+        let n = configs.len();
+        for i in 0..n {
+            let c = &mut configs[(i + round) % n];
             let reset = reset_peak_rss();
             let out = inst.run(c.storage)?;
             let rss = if reset { peak_rss_bytes() } else { None };
