@@ -1,8 +1,11 @@
 //! `cargo xtask kernels`: the kernels of 004 Table II (crate `polyalloc-kernels`) with
 //! full storage, the `lefe` baseline and other methods' mappings (computed now by the
-//! allocators), each plain and with the 004 Sec. 5 mitigations: median and spread of
-//! the run time over repetitions, bytes of the folded arrays, peak resident memory, and
-//! bit-for-bit output equality with the full-storage run. Replaces the `kernels`
+//! allocators), each plain, with the 004 Sec. 5 mitigations (`tuned`) and with the
+//! innermost loop strength-reduced (`stepped`), all configurations of a kernel run
+//! interleaved (`--repeat` rounds, the order rotated by one per round): median and spread of
+//! the run time, the fastest folded variant per method with the ratio full/folded,
+//! bytes of the folded arrays, peak resident memory, and bit-for-bit output equality
+//! with the full-storage run. Replaces the `kernels`
 //! section of `results/local/latest.json` (untracked; other sections are kept; written atomically) and
 //! prints the table `cargo xtask report` puts into REPORT.md. Any output mismatch is
 //! recorded, then reported as an error (exit code 3).
@@ -27,7 +30,7 @@ pub struct KernelsArgs {
     /// Methods whose mappings are run (besides full storage), comma-separated.
     #[arg(long, default_value = "lefe,smo,lattice", value_name = "M,M")]
     method: String,
-    /// Repetitions per configuration (1 to 1000).
+    /// Rounds: each runs every configuration of a kernel once, the order rotated per round (1 to 1000).
     #[arg(long, default_value_t = 3, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=1000))]
     repeat: u64,
     /// `default` (documented sizes for a 2-core, 24 GB machine) or `small` (test sizes).

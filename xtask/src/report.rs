@@ -187,11 +187,14 @@ pub fn markdown(inputs: &Inputs) -> String {
         s.push_str("\n## Kernels with folded storage (004 Table II)\n\n");
         s.push_str(
             "`cargo xtask kernels`: each kernel with full storage (reference), the `lefe` baseline and the other \
-methods' mappings, computed by the allocators; `plain`: a remainder on every access; `tuned`: the 004 Sec. 5 \
+methods' mappings, computed by the allocators, all run interleaved (each round runs every configuration \
+once, the order rotated by one per round); `plain`: a remainder on every access; `tuned`: the 004 Sec. 5 \
 mitigations per storage row (`base`: subtract a base, no modulus; `mask`: power-of-two modulus; `padA->B`: \
 modulus just below a power of two padded to it, proven valid by the exact checker; `condsubK`: K branch-free \
 conditional subtractions; all-`base` rows collapse into one affine index; \
-`urem`: unsigned 32-bit remainder). Time: median over the repetitions (min-max in brackets); \
+`urem`: unsigned 32-bit remainder); `stepped`: the tuned rows with the innermost loop strength-reduced, \
+chosen per row from the mapping (`line`: `hoist` out of the loop, `affine` advance, `split` the loop at the \
+wrap points, `step` with one compare per access; no division in the loop). Time: median over the repetitions (min-max in brackets); \
 speedups are relative to full storage and to `lefe` in the same variant. Bytes: the folded array(s) only; \
 peak RSS: the whole process during those runs (inputs included). Sizes: `crates/kernels/README.md`. \
 Timings come from whatever machine ran the command; on a shared machine they are noisy: rows with the same \
@@ -215,9 +218,50 @@ fn human_bytes(b: u64) -> String {
     }
 }
 
-/// The kernels table (`cargo xtask kernels`, REPORT.md).
+/// Per kernel and method: the fastest folded variant (lowest median), with the kernel's
+/// full-storage record. In record order (kernels, then methods, as measured).
+pub fn best_folded(records: &[crate::results::KernelRecord]) -> Vec<(Option<&crate::results::KernelRecord>, &crate::results::KernelRecord)> {
+    let mut out: Vec<(Option<&crate::results::KernelRecord>, &crate::results::KernelRecord)> = Vec::new();
+    for r in records.iter().filter(|r| r.variant != "full") {
+        match out.iter_mut().find(|(_, b)| b.kernel == r.kernel && b.method == r.method) {
+            Some((_, b)) if r.kernel_ms < b.kernel_ms => *b = r,
+            Some(_) => {}
+            None => out.push((records.iter().find(|f| f.kernel == r.kernel && f.variant == "full"), r)),
+        }
+    }
+    out
+}
+
+/// The kernels tables (`cargo xtask kernels`, REPORT.md): per kernel and method the
+/// fastest folded variant against full storage, time and memory side by side; then
+/// every measured configuration.
 pub fn kernels_markdown(records: &[crate::results::KernelRecord]) -> String {
     let mut s = String::new();
+    s.push_str("Fastest folded variant per kernel and method (full/folded >= 1.00: folding costs no time):\n\n");
+    s.push_str("| kernel | size | method | full ms | best folded ms | variant | scheme | full/folded time | full bytes | folded bytes | peak RSS full | peak RSS folded | output equal |\n");
+    s.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    let rss = |r: Option<&crate::results::KernelRecord>| r.and_then(|r| r.peak_rss_bytes).map(human_bytes).unwrap_or_else(|| "n/a".into());
+    for (full, b) in best_folded(records) {
+        let all_equal = records.iter().filter(|r| r.kernel == b.kernel && r.method == b.method).all(|r| r.output_equal);
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {:.1} | {:.1} | {} | {} | {:.2}x | {} | {} | {} | {} | {} |",
+            b.kernel,
+            b.size,
+            b.method,
+            b.reference_ms,
+            b.kernel_ms,
+            b.variant,
+            b.mitigation,
+            b.reference_ms / b.kernel_ms,
+            human_bytes(b.reference_bytes),
+            human_bytes(b.kernel_bytes),
+            rss(full),
+            rss(Some(b)),
+            if all_equal { "yes" } else { "**NO**" }
+        );
+    }
+    s.push_str("\nEvery configuration:\n\n");
     s.push_str("| kernel | size | method | variant | mitigation | mapping | ms (min-max) | vs full | vs lefe | bytes | full / folded bytes | peak RSS | output equal |\n");
     s.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for r in records {
@@ -282,4 +326,51 @@ pub fn check(dir: &Path, inputs: &Inputs) -> Vec<PathBuf> {
         .filter(|(path, text)| std::fs::read_to_string(path).ok().as_deref() != Some(text.as_str()))
         .map(|(path, _)| path)
         .collect()
+}
+
+#[cfg(test)]
+mod kernel_tests {
+    use super::*;
+    use crate::results::KernelRecord;
+
+    fn rec(kernel: &str, method: &str, variant: &str, ms: f64) -> KernelRecord {
+        KernelRecord {
+            example: format!("smo-{kernel}"),
+            kernel: kernel.into(),
+            method: method.into(),
+            variant: variant.into(),
+            mitigation: String::new(),
+            mapping: String::new(),
+            size: String::new(),
+            kernel_ms: ms,
+            kernel_ms_spread: None,
+            kernel_bytes: 8,
+            reference_ms: 10.0,
+            reference_bytes: 80,
+            baseline_ms: None,
+            peak_rss_bytes: None,
+            output_equal: true,
+            reps: 1,
+        }
+    }
+
+    /// The fastest variant per kernel and method, with that kernel's full record; the
+    /// ratio column is full / best.
+    #[test]
+    fn best_folded_per_kernel_and_method() {
+        let rs = vec![
+            rec("a", "full", "full", 10.0),
+            rec("a", "smo", "plain", 20.0),
+            rec("a", "smo", "stepped", 8.0),
+            rec("a", "smo", "tuned", 12.0),
+            rec("a", "lefe", "plain", 15.0),
+            rec("b", "full", "full", 3.0),
+            rec("b", "smo", "tuned", 4.0),
+        ];
+        let best: Vec<(&str, &str, &str, Option<&str>)> =
+            best_folded(&rs).iter().map(|(f, b)| (b.kernel.as_str(), b.method.as_str(), b.variant.as_str(), f.map(|f| f.kernel.as_str()))).collect();
+        assert_eq!(best, vec![("a", "smo", "stepped", Some("a")), ("a", "lefe", "plain", Some("a")), ("b", "smo", "tuned", Some("b"))]);
+        let md = kernels_markdown(&rs);
+        assert!(md.contains("| a |  | smo | 10.0 | 8.0 | stepped |  | 1.25x |"), "{md}");
+    }
 }

@@ -204,9 +204,11 @@ pub struct KernelRecord {
     pub kernel: String,
     /// `full` (reference), or the method (`lefe`, `smo`, `lattice`, ...).
     pub method: String,
-    /// `full`, `plain` (remainder on every access) or `tuned` (004 Sec. 5 mitigations).
+    /// `full`, `plain` (remainder on every access), `tuned` (004 Sec. 5 mitigations) or
+    /// `stepped` (tuned, innermost loop strength-reduced).
     pub variant: String,
-    /// Per storage row: `none`, or `base`, `mask`, `padP->Q`, `condsub`, `urem`.
+    /// Per storage row: `none`, or `base`, `mask`, `padP->Q`, `condsub`, `urem`; for
+    /// `stepped` followed by the innermost-loop scheme per row (`; line hoist,step`).
     #[serde(default)]
     pub mitigation: String,
     /// The mapping as printed.

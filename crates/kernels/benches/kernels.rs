@@ -1,5 +1,5 @@
 //! Criterion benchmarks of the kernels: full storage, and every method's mapping in the
-//! plain and tuned variants, at reduced sizes (a quarter of the `cargo xtask kernels`
+//! plain, tuned and stepped variants, at reduced sizes (a quarter of the `cargo xtask kernels`
 //! problem in each tiled/image dimension) so a `cargo bench -p polyalloc-kernels` stays
 //! short. The mappings come from the allocators at start-up, as in `cargo xtask kernels`.
 
@@ -31,7 +31,7 @@ fn kernels(c: &mut Criterion) {
         for method in ["lefe", "smo", "lattice"] {
             let Ok(mm) = method_mapping(&dir, k, method, polyalloc_solvers::DEFAULT_BACKEND) else { continue };
             let Ok(plan) = inst.plan(&mm.mapping, &mut |_, _| Ok(false)) else { continue };
-            for v in [Variant::Plain, Variant::Tuned] {
+            for v in Variant::ALL {
                 g.bench_function(format!("{method}-{}", v.name()), |b| {
                     b.iter(|| inst.run(Storage::Folded(&plan, v)).map(|o| o.values.len()))
                 });

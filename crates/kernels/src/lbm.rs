@@ -100,6 +100,67 @@ pub fn initial<const Q: usize>(vs: &VelSet<Q>, i: i64, j: i64, k: i64) -> [f64; 
     f
 }
 
+/// The site `x = (t, i, j(, k))`, `t >= 1`: pulls distribution `q` from `(t - 1, x -
+/// c_q)`, or the inflow at rest `w_q` when that lies outside the `N^d` lattice, collides
+/// and stores the node.
+#[inline(always)]
+fn pull_site<const D: usize, const Q: usize, L: Layout<D>>(l: &L, a: &mut [[f64; Q]], vs: &VelSet<Q>, n: i64, x: [i64; D]) {
+    let mut f = [0f64; Q];
+    for q in 0..Q {
+        let mut s = x;
+        s[0] -= 1;
+        let mut ok = true;
+        for d in 1..D {
+            s[d] -= vs.c[q][d - 1];
+            ok &= s[d] >= 0 && s[d] < n;
+        }
+        f[q] = if ok { a[l.offset(s)][q] } else { vs.w[q] };
+    }
+    collide(vs, &mut f);
+    a[l.offset(x)] = f;
+}
+
+/// The sites `x0 + k e`, `k < len`, of a line along the last lattice dimension whose
+/// pulled sources all lie inside the lattice in that dimension (`1 <= x_last < N - 1`):
+/// what [`pull_site`] computes, walked with [`Layout::line`]. `inside(q)`: the source of
+/// `q` lies inside the lattice in the other dimensions (fixed along the line); the
+/// others read the inflow (their offset is the site's own at `t - 1`, never used).
+#[inline(always)]
+fn pull_line<const D: usize, const Q: usize, L: Layout<D>>(
+    l: &L,
+    a: &mut [[f64; Q]],
+    vs: &VelSet<Q>,
+    x0: [i64; D],
+    len: usize,
+    inside: impl Fn(usize) -> bool,
+) {
+    let mut deltas = [[0i64; D]; Q];
+    let mut inflow = [false; Q];
+    for q in 0..Q {
+        deltas[q][0] = -1;
+        if inside(q) {
+            for d in 1..D {
+                deltas[q][d] = -vs.c[q][d - 1];
+            }
+        } else {
+            inflow[q] = true;
+        }
+    }
+    if inflow.contains(&true) {
+        l.line(x0, len, &deltas, |_, here, r| {
+            let mut f: [f64; Q] = std::array::from_fn(|q| if inflow[q] { vs.w[q] } else { a[r[q]][q] });
+            collide(vs, &mut f);
+            a[here] = f;
+        });
+    } else {
+        l.line(x0, len, &deltas, |_, here, r| {
+            let mut f: [f64; Q] = std::array::from_fn(|q| a[r[q]][q]);
+            collide(vs, &mut f);
+            a[here] = f;
+        });
+    }
+}
+
 /// D2Q9 on an `N x N` lattice for `T <= N` steps; array `A[t, i, j]`.
 pub struct Lbm2 {
     pub n: i64,
@@ -135,17 +196,12 @@ impl Body<3> for Lbm2 {
                 a[l.offset([0, i, j])] = initial(vs, i, j, 0);
             }
         }
+        let inside = |v: i64| v >= 0 && v < n;
         for t in 1..self.t {
             for i in 0..n {
-                for j in 0..n {
-                    let mut f = [0f64; 9];
-                    for q in 0..9 {
-                        let (si, sj) = (i - vs.c[q][0], j - vs.c[q][1]);
-                        f[q] = if si >= 0 && si < n && sj >= 0 && sj < n { a[l.offset([t - 1, si, sj])][q] } else { vs.w[q] };
-                    }
-                    collide(vs, &mut f);
-                    a[l.offset([t, i, j])] = f;
-                }
+                pull_site(l, &mut a, vs, n, [t, i, 0]);
+                pull_line(l, &mut a, vs, [t, i, 1], (n - 2) as usize, |q| inside(i - vs.c[q][0]));
+                pull_site(l, &mut a, vs, n, [t, i, n - 1]);
             }
         }
         let elapsed = start.elapsed();
@@ -202,15 +258,10 @@ impl<const Q: usize> Body<4> for Lbm3<Q> {
         for t in 1..self.t {
             for i in 0..n {
                 for j in 0..n {
-                    for k in 0..n {
-                        let mut f = [0f64; Q];
-                        for q in 0..Q {
-                            let (si, sj, sk) = (i - vs.c[q][0], j - vs.c[q][1], k - vs.c[q][2]);
-                            f[q] = if inside(si) && inside(sj) && inside(sk) { a[l.offset([t - 1, si, sj, sk])][q] } else { vs.w[q] };
-                        }
-                        collide(vs, &mut f);
-                        a[l.offset([t, i, j, k])] = f;
-                    }
+                    pull_site(l, &mut a, vs, n, [t, i, j, 0]);
+                    let ok = |q: usize| inside(i - vs.c[q][0]) && inside(j - vs.c[q][1]);
+                    pull_line(l, &mut a, vs, [t, i, j, 1], (n - 2) as usize, ok);
+                    pull_site(l, &mut a, vs, n, [t, i, j, n - 1]);
                 }
             }
         }

@@ -43,7 +43,7 @@ pub mod stencil;
 pub mod tiled;
 pub mod wavefront;
 
-use layout::{ArraySpace, Full, Layout, LayoutPlan, Linear, Masked, Plain, Tuned};
+use layout::{ArraySpace, Full, Layout, LayoutPlan, Linear, Masked, Plain, Stepped, Tuned};
 use polyalloc_alloc::Problem;
 use polyalloc_formulation::{AffExpr, BasicSet, Checker, ModularMapping};
 use std::path::Path;
@@ -98,18 +98,27 @@ pub trait Body<const D: usize>: Sync {
     fn run<L: Layout<D>>(&self, l: &L) -> Result<RunOutput, KernelError>;
 }
 
-/// With or without the 004 Sec. 5 mitigations.
+/// How a folded mapping's index is computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Variant {
+    /// The method's mapping as is: a Euclidean remainder per folded row and access.
     Plain,
+    /// The 004 Sec. 5 mitigations per row ([`layout::RowOp`]), evaluated per access.
     Tuned,
+    /// The tuned rows with the innermost loop strength-reduced ([`layout::LineOp`]:
+    /// hoisted, affine, split at the wrap points, or stepped with one compare).
+    Stepped,
 }
 
 impl Variant {
+    /// Every variant, in the order they are measured.
+    pub const ALL: [Variant; 3] = [Variant::Plain, Variant::Tuned, Variant::Stepped];
+
     pub fn name(self) -> &'static str {
         match self {
             Variant::Plain => "plain",
             Variant::Tuned => "tuned",
+            Variant::Stepped => "stepped",
         }
     }
 }
@@ -128,7 +137,9 @@ fn dispatch<const D: usize, K: Body<D>>(k: &K, s: Storage<'_>) -> Result<RunOutp
             k.run(&Full::new(lo, hi)?)
         }
         Storage::Folded(p, v) => {
-            if v == Variant::Tuned {
+            // An all-`base` mapping is one affine index for both mitigated variants
+            // (along a line it advances by a constant, as full storage does).
+            if v != Variant::Plain {
                 if let Some(l) = Linear::<D>::new(p)? {
                     return k.run(&l);
                 }
@@ -141,6 +152,7 @@ fn dispatch<const D: usize, K: Body<D>>(k: &K, s: Storage<'_>) -> Result<RunOutp
                             Some(l) => k.run(&l),
                             None => k.run(&Tuned::<D, $m>::new(p)?),
                         },
+                        Variant::Stepped => k.run(&Stepped::<D, $m>::new(p)?),
                     }
                 };
             }
@@ -236,14 +248,39 @@ impl KernelId {
         }
     }
 
-    /// The example the conflict set comes from for `method`: `lattice-<name>.json` for
-    /// the lattice methods when it exists (same arrays), else `smo-<name>.json`.
-    pub fn example_path(self, suite_dir: &Path, method: &str) -> std::path::PathBuf {
-        let lattice = suite_dir.join(format!("lattice-{}.json", self.name()));
-        if method.starts_with("lattice") && lattice.exists() {
-            lattice
-        } else {
-            suite_dir.join(format!("smo-{}.json", self.name()))
+    /// The bench-suite example of this kernel in `view` (`smo-<name>.json` or
+    /// `lattice-<name>.json`).
+    pub fn example_path(self, suite_dir: &Path, view: SuiteView) -> std::path::PathBuf {
+        suite_dir.join(format!("{}-{}.json", view.prefix(), self.name()))
+    }
+
+    /// The example whose conflict set `method` runs on: the first view in
+    /// [`SuiteView::ALL`] order (004's own first) whose example exists and whose paper
+    /// results (`paper[].method`, the registry name the example's data declares) report
+    /// `method`, else 004's. The views of one kernel have the same array space and
+    /// conflict set (the lattice paper reuses 004's benchmarks); the choice is the
+    /// provenance recorded with the measurement, so that a lattice mapping is labelled
+    /// with the paper that reports it.
+    pub fn example_for(self, suite_dir: &Path, method: &str) -> Result<polyalloc_suite::Example, KernelError> {
+        let load = |path: &Path| {
+            polyalloc_suite::Example::load(path)
+                .map_err(|e| KernelError::Method { kernel: self.name().into(), method: method.into(), message: e.to_string() })
+        };
+        let mut first = None;
+        for view in SuiteView::ALL {
+            let path = self.example_path(suite_dir, view);
+            if view != SuiteView::Smo && !path.exists() {
+                continue;
+            }
+            let ex = load(&path)?;
+            if ex.paper.iter().any(|r| r.method == method) {
+                return Ok(ex);
+            }
+            first.get_or_insert(ex);
+        }
+        match first {
+            Some(ex) => Ok(ex),
+            None => load(&self.example_path(suite_dir, SuiteView::Smo)),
         }
     }
 
@@ -278,6 +315,27 @@ impl KernelId {
             KernelId::LbmD3q27 => Size { n: 5, t: 4, b: 0 },
             KernelId::DiamondTile => Size { n: 30, t: 23, b: 4 },
             KernelId::Stencil1dPllgmTile => Size { n: 29, t: 20, b: 5 },
+        }
+    }
+}
+
+/// The bench-suite views of a kernel: 004's own example (`smo-*`) and the lattice
+/// paper's (001, `lattice-*`, for the kernels it reuses).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SuiteView {
+    Smo,
+    Lattice,
+}
+
+impl SuiteView {
+    /// In order of preference.
+    pub const ALL: [SuiteView; 2] = [SuiteView::Smo, SuiteView::Lattice];
+
+    /// The file-name prefix in `bench-suite/`.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            SuiteView::Smo => "smo",
+            SuiteView::Lattice => "lattice",
         }
     }
 }
@@ -431,8 +489,7 @@ pub struct MethodMapping {
 /// verifies the mapping with the exact checker) on `backend`.
 pub fn method_mapping(suite_dir: &Path, kernel: KernelId, method: &str, backend: &str) -> Result<MethodMapping, KernelError> {
     let err = |m: String| KernelError::Method { kernel: kernel.name().into(), method: method.into(), message: m };
-    let path = kernel.example_path(suite_dir, method);
-    let ex = polyalloc_suite::Example::load(&path).map_err(|e| err(e.to_string()))?;
+    let ex = kernel.example_for(suite_dir, method)?;
     let problem = ex.problem(kernel.array()).map_err(|e| err(e.to_string()))?;
     let registry = polyalloc::registry();
     let alloc = registry
@@ -506,17 +563,17 @@ pub struct Measurement {
     pub first_difference: Option<usize>,
 }
 
-fn timed(inst: &Instance, storage: Storage<'_>, reps: usize) -> Result<(Vec<f64>, RunOutput, Option<u64>), KernelError> {
-    let reset = reset_peak_rss();
-    let mut samples = Vec::with_capacity(reps);
-    let mut last = None;
-    for _ in 0..reps.max(1) {
-        let out = inst.run(storage)?;
-        samples.push(out.elapsed.as_secs_f64() * 1e3);
-        last = Some(out);
+/// What a folded variant computes per storage row: `none` (plain), the tuned
+/// mitigations (`base,urem`, ...), and for `stepped` also the innermost-loop scheme
+/// per row (`base,urem; line hoist,step`). An all-`base` mapping runs as one affine
+/// index in both mitigated variants.
+pub fn scheme(plan: &LayoutPlan, variant: Variant) -> String {
+    match variant {
+        Variant::Plain => "none".into(),
+        Variant::Tuned => plan.describe(),
+        Variant::Stepped if plan.all_base() => plan.describe(),
+        Variant::Stepped => format!("{}; line {}", plan.describe(), plan.describe_line()),
     }
-    let out = last.ok_or_else(|| KernelError::Config("no run".into()))?;
-    Ok((samples, out, if reset { peak_rss_bytes() } else { None }))
 }
 
 fn first_diff(a: &[u64], b: &[u64]) -> Option<usize> {
@@ -526,10 +583,21 @@ fn first_diff(a: &[u64], b: &[u64]) -> Option<usize> {
     a.iter().zip(b).position(|(x, y)| x != y)
 }
 
-/// Runs `kernel` at `size`: the full-storage reference, then every method's mapping in
-/// both variants, `reps` times each. Outputs are compared with the reference; the
-/// measurements are returned even on a mismatch (`output_equal = false`), so the caller
-/// can record them before failing. `progress` is told what runs.
+/// One configuration of [`measure`] and what its runs gave so far.
+struct Config<'p> {
+    storage: Storage<'p>,
+    m: Measurement,
+}
+
+/// Runs `kernel` at `size`: the full-storage reference and every method's mapping in
+/// every [`Variant`] (`stepped` only when it differs from `tuned`), `reps` rounds,
+/// each running every configuration once, in an order rotated by one per round
+/// (interleaved, so that a change of machine load hits all
+/// configurations alike rather than one). Every run's outputs are compared with the
+/// first full-storage run's; the measurements are returned even on a mismatch
+/// (`output_equal = false`), so the caller can record them before failing. Peak RSS:
+/// reset before each run, the maximum over the configuration's runs. `progress` is
+/// told what runs.
 pub fn measure(
     suite_dir: &Path,
     kernel: KernelId,
@@ -540,23 +608,22 @@ pub fn measure(
     progress: &mut dyn FnMut(&str),
 ) -> Result<Vec<Measurement>, KernelError> {
     let inst = Instance::new(kernel, size)?;
-    progress(&format!("{} {size}: full", kernel.name()));
-    let (samples, reference, rss) = timed(&inst, Storage::Full, reps)?;
-    let mut out = vec![Measurement {
+    let measurement = |method: &str, example: String, variant: &str| Measurement {
         kernel,
         size,
-        method: "full".into(),
-        example: format!("smo-{}", kernel.name()),
-        variant: "full".into(),
+        method: method.into(),
+        example,
+        variant: variant.into(),
         mapping: "full".into(),
         mitigation: String::new(),
         verification: String::new(),
-        samples_ms: samples,
-        bytes: reference.folded_bytes(),
-        peak_rss: rss,
+        samples_ms: Vec::new(),
+        bytes: 0,
+        peak_rss: None,
         output_equal: true,
         first_difference: None,
-    }];
+    };
+    let mut plans = Vec::new();
     for method in methods {
         progress(&format!("{} {size}: {method} (allocating)", kernel.name()));
         let mm = method_mapping(suite_dir, kernel, method, backend)?;
@@ -569,34 +636,51 @@ pub fn measure(
                 Ok(false)
             }
         })?;
-        for variant in [Variant::Plain, Variant::Tuned] {
-            progress(&format!("{} {size}: {method} {}", kernel.name(), variant.name()));
-            let (samples, res, rss) = timed(&inst, Storage::Folded(&plan, variant), reps)?;
-            let diff = first_diff(&res.values, &reference.values);
-            out.push(Measurement {
-                kernel,
-                size,
-                method: method.clone(),
-                example: mm.example.clone(),
-                variant: variant.name().into(),
-                mapping: mm.mapping.to_string(),
-                mitigation: match variant {
-                    Variant::Plain => "none".into(),
-                    Variant::Tuned => match &pad_err {
-                        None => plan.describe(),
-                        Some(e) => format!("{} (padding check failed: {e})", plan.describe()),
-                    },
-                },
-                verification: mm.verification.clone(),
-                samples_ms: samples,
-                bytes: res.folded_bytes(),
-                peak_rss: rss,
-                output_equal: diff.is_none(),
-                first_difference: diff,
-            });
+        plans.push((mm, plan, pad_err));
+    }
+    let mut configs = vec![Config { storage: Storage::Full, m: measurement("full", format!("smo-{}", kernel.name()), "full") }];
+    for (mm, plan, pad_err) in &plans {
+        for variant in Variant::ALL {
+            // An all-`base` mapping runs the same code (`Linear`) tuned and stepped:
+            // measured once, so that the best of two samples of one program does not
+            // pass for a gain.
+            if variant == Variant::Stepped && plan.all_base() {
+                continue;
+            }
+            let mut m = measurement(&mm.method, mm.example.clone(), variant.name());
+            m.mapping = mm.mapping.to_string();
+            m.verification = mm.verification.clone();
+            let scheme = scheme(plan, variant);
+            m.mitigation = match (variant, pad_err) {
+                (Variant::Plain, _) | (_, None) => scheme,
+                (_, Some(e)) => format!("{scheme} (padding check failed: {e})"),
+            };
+            configs.push(Config { storage: Storage::Folded(plan, variant), m });
         }
     }
-    Ok(out)
+    let mut reference: Option<Vec<u64>> = None;
+    for round in 0..reps.max(1) {
+        progress(&format!("{} {size}: round {} of {} ({} configurations)", kernel.name(), round + 1, reps.max(1), configs.len()));
+        // Rotated by one configuration per round (full storage first in the first
+        // round, which gives the reference values), so that no configuration always
+        // runs in the same position (e.g. right after the full-storage run's frees).
+        let n = configs.len();
+        for i in 0..n {
+            let c = &mut configs[(i + round) % n];
+            let reset = reset_peak_rss();
+            let out = inst.run(c.storage)?;
+            let rss = if reset { peak_rss_bytes() } else { None };
+            c.m.samples_ms.push(out.elapsed.as_secs_f64() * 1e3);
+            c.m.bytes = out.folded_bytes();
+            c.m.peak_rss = c.m.peak_rss.max(rss);
+            let reference = reference.get_or_insert_with(|| out.values.clone());
+            if c.m.first_difference.is_none() {
+                c.m.first_difference = first_diff(&out.values, reference);
+                c.m.output_equal = c.m.first_difference.is_none();
+            }
+        }
+    }
+    Ok(configs.into_iter().map(|c| c.m).collect())
 }
 
 /// The first mismatch among measurements, as an error.

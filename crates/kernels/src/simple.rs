@@ -28,10 +28,19 @@ impl Body<2> for ProduceConsume {
         let n = self.n;
         let mut a = vec![0f64; l.len()];
         for t in 1..=n {
-            for i in 1..=n {
-                let left = if i >= 2 { a[l.offset([t, i - 1])] } else { src(t, 0) };
-                let up = if t >= 2 { a[l.offset([t - 1, i])] } else { src(0, i) };
-                a[l.offset([t, i])] = 0.5 * left + 0.25 * up + 0.25 * src(t, i);
+            // i = 1 reads the input on its left; the rest of the row is one line.
+            let up = if t >= 2 { a[l.offset([t - 1, 1])] } else { src(0, 1) };
+            a[l.offset([t, 1])] = 0.5 * src(t, 0) + 0.25 * up + 0.25 * src(t, 1);
+            let len = (n - 1) as usize;
+            if t >= 2 {
+                l.line([t, 2], len, &[[0, -1], [-1, 0]], |k, here, r| {
+                    a[here] = 0.5 * a[r[0]] + 0.25 * a[r[1]] + 0.25 * src(t, 2 + k as i64);
+                });
+            } else {
+                l.line([t, 2], len, &[[0, -1]], |k, here, r| {
+                    let i = 2 + k as i64;
+                    a[here] = 0.5 * a[r[0]] + 0.25 * src(0, i) + 0.25 * src(t, i);
+                });
             }
         }
         let elapsed = start.elapsed();
@@ -81,12 +90,14 @@ impl Body<2> for BlurInterleaved {
         let inp = &self.inp;
         for y in 0..n {
             let row = y as usize * w;
-            for x in 0..n {
-                let xu = x as usize;
-                b[l.offset([y, x])] = inp[row + xu] + inp[row + xu + 1] + inp[row + xu + 2];
-                if y >= 2 {
-                    out[(y as usize - 2) * nu + xu] = b[l.offset([y - 2, x])] + b[l.offset([y - 1, x])] + b[l.offset([y, x])];
-                }
+            if y >= 2 {
+                let o = (y as usize - 2) * nu;
+                l.line([y, 0], nu, &[[-2, 0], [-1, 0]], |x, here, r| {
+                    b[here] = inp[row + x] + inp[row + x + 1] + inp[row + x + 2];
+                    out[o + x] = b[r[0]] + b[r[1]] + b[here];
+                });
+            } else {
+                l.line([y, 0], nu, &[], |x, here, _| b[here] = inp[row + x] + inp[row + x + 1] + inp[row + x + 2]);
             }
         }
         let elapsed = start.elapsed();

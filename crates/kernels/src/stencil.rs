@@ -148,6 +148,25 @@ impl Diamond {
     }
 }
 
+/// Row `tt` of a tile, points `lo ..= hi`: the interior `ilo ..= ihi` (the three reads
+/// in the tile's row `tt - 1` and in the domain; empty when `ilo > ihi`) as one line of
+/// the 3-point stencil, the points outside it with `point(chunk, ii)`.
+#[inline(always)]
+fn stencil_row<L: Layout<2>>(l: &L, chunk: &mut [f64], tt: i64, (lo, hi): (i64, i64), (ilo, ihi): (i64, i64), mut point: impl FnMut(&mut [f64], i64)) {
+    let (ilo, ihi) = if ilo > ihi { (hi + 1, hi) } else { (ilo, ihi) };
+    for ii in lo..ilo {
+        point(chunk, ii);
+    }
+    if ilo <= ihi {
+        l.line([tt, ilo], (ihi - ilo + 1) as usize, &[[-1, -1], [-1, 0], [-1, 1]], |_, here, s| {
+            chunk[here] = stencil(chunk[s[0]], chunk[s[1]], chunk[s[2]]);
+        });
+    }
+    for ii in (ihi + 1)..=hi {
+        point(chunk, ii);
+    }
+}
+
 impl Body<2> for Diamond {
     fn dims(&self) -> &'static [&'static str] {
         &["tt", "ii"]
@@ -169,44 +188,52 @@ impl Body<2> for Diamond {
         run(&mut data, tile_len, &self.fronts, |id, chunk, done| {
             let (ct, ci) = self.centre(self.tiles[id]);
             let nb = &self.nbr[id];
+            // One point, reads at the tile's and the domain's borders included.
+            let point = |chunk: &mut [f64], tt: i64, ii: i64, gt: i64| {
+                let gi = ci - r + ii;
+                let v = if gt == 0 {
+                    initial(gi)
+                } else {
+                    let mut s = [0f64; 3];
+                    for (d, slot) in s.iter_mut().enumerate() {
+                        let (a, bb) = (tt - 1, ii + d as i64 - 1);
+                        let g = gi + d as i64 - 1;
+                        *slot = if g < 0 || g >= n {
+                            BOUNDARY
+                        } else if self.inside(a, bb) {
+                            chunk[l.offset([a, bb])]
+                        } else {
+                            let mut found = f64::NAN;
+                            for (q, &(dt, di)) in shifts.iter().enumerate() {
+                                let (la, lb) = (a + dt, bb + di);
+                                if let (Some(other), true) = (nb[q], self.inside(la, lb)) {
+                                    found = done[other * tile_len + l.offset([la, lb])];
+                                    break;
+                                }
+                            }
+                            found
+                        };
+                    }
+                    stencil(s[0], s[1], s[2])
+                };
+                chunk[l.offset([tt, ii])] = v;
+            };
             for tt in 0..=2 * r {
                 let gt = ct - r + tt;
                 if gt < 0 || gt >= t {
                     continue;
                 }
+                // The row's points inside the domain (0 <= gi < N).
                 let half = r - (tt - r).abs();
-                for ii in (r - half)..=(r + half) {
-                    let gi = ci - r + ii;
-                    if gi < 0 || gi >= n {
-                        continue;
-                    }
-                    let v = if gt == 0 {
-                        initial(gi)
-                    } else {
-                        let mut s = [0f64; 3];
-                        for (d, slot) in s.iter_mut().enumerate() {
-                            let (a, bb) = (tt - 1, ii + d as i64 - 1);
-                            let g = gi + d as i64 - 1;
-                            *slot = if g < 0 || g >= n {
-                                BOUNDARY
-                            } else if self.inside(a, bb) {
-                                chunk[l.offset([a, bb])]
-                            } else {
-                                let mut found = f64::NAN;
-                                for (q, &(dt, di)) in shifts.iter().enumerate() {
-                                    let (la, lb) = (a + dt, bb + di);
-                                    if let (Some(other), true) = (nb[q], self.inside(la, lb)) {
-                                        found = done[other * tile_len + l.offset([la, lb])];
-                                        break;
-                                    }
-                                }
-                                found
-                            };
-                        }
-                        stencil(s[0], s[1], s[2])
-                    };
-                    chunk[l.offset([tt, ii])] = v;
+                let (lo, hi) = ((r - half).max(r - ci), (r + half).min(n - 1 - ci + r));
+                // Its interior: the three reads in this tile's row tt - 1 and in the domain.
+                let (mut ilo, mut ihi) = (hi + 1, hi);
+                if gt > 0 && tt >= 1 {
+                    let below = r - (tt - 1 - r).abs();
+                    ilo = (r - below + 1).max(r - ci + 1).max(lo);
+                    ihi = (r + below - 1).min(n - 2 - ci + r).min(hi);
                 }
+                stencil_row(l, chunk, tt, (lo, hi), (ilo, ihi), |c, ii| point(c, tt, ii, gt));
             }
         });
         let elapsed = start.elapsed();
@@ -285,42 +312,52 @@ impl Body<2> for Pllgm {
         run(&mut data, tile_len, &self.fronts, |id, chunk, done| {
             let (ta, tb) = self.tiles[id];
             let nb = &self.nbr[id];
+            // gi = ii - off.
+            let off = ta * b - tb * b + b - 1;
+            // One point, reads at the tile's and the domain's borders included.
+            let point = |chunk: &mut [f64], tt: i64, ii: i64, gt: i64| {
+                let gi = ii - off;
+                let v = if gt == 0 {
+                    initial(gi)
+                } else {
+                    let mut s = [0f64; 3];
+                    for (d, slot) in s.iter_mut().enumerate() {
+                        let g = gi + d as i64 - 1;
+                        let (pa, pb) = (tt - 1, ii + d as i64 - 1);
+                        let sum = pa + pb; // (t' + i') - bB + B - 1: inside the tile's band iff >= B - 1
+                        *slot = if g < 0 || g >= n {
+                            BOUNDARY
+                        } else if pa >= 0 {
+                            if sum >= b - 1 {
+                                chunk[l.offset([pa, pb])]
+                            } else {
+                                // Tile (a, b - 1): ii' = ii + B.
+                                nb[0].map_or(f64::NAN, |o| done[o * tile_len + l.offset([pa, pb + b])])
+                            }
+                        } else if sum >= b - 1 {
+                            // Tile (a - 1, b): tt' = B - 1, ii' = ii - B.
+                            nb[1].map_or(f64::NAN, |o| done[o * tile_len + l.offset([b - 1, pb - b])])
+                        } else {
+                            // Tile (a - 1, b - 1): tt' = B - 1, ii' = ii.
+                            nb[2].map_or(f64::NAN, |o| done[o * tile_len + l.offset([b - 1, pb])])
+                        };
+                    }
+                    stencil(s[0], s[1], s[2])
+                };
+                chunk[l.offset([tt, ii])] = v;
+            };
             for tt in 0..b {
                 let gt = ta * b + tt;
-                for ii in (b - 1 - tt)..=(2 * b - 2 - tt) {
-                    let gi = ii - ta * b + tb * b - b + 1;
-                    if gi < 0 || gi >= n {
-                        continue;
-                    }
-                    let v = if gt == 0 {
-                        initial(gi)
-                    } else {
-                        let mut s = [0f64; 3];
-                        for (d, slot) in s.iter_mut().enumerate() {
-                            let g = gi + d as i64 - 1;
-                            let (pa, pb) = (tt - 1, ii + d as i64 - 1);
-                            let sum = pa + pb; // (t' + i') - bB + B - 1: inside the tile's band iff >= B - 1
-                            *slot = if g < 0 || g >= n {
-                                BOUNDARY
-                            } else if pa >= 0 {
-                                if sum >= b - 1 {
-                                    chunk[l.offset([pa, pb])]
-                                } else {
-                                    // Tile (a, b - 1): ii' = ii + B.
-                                    nb[0].map_or(f64::NAN, |o| done[o * tile_len + l.offset([pa, pb + b])])
-                                }
-                            } else if sum >= b - 1 {
-                                // Tile (a - 1, b): tt' = B - 1, ii' = ii - B.
-                                nb[1].map_or(f64::NAN, |o| done[o * tile_len + l.offset([b - 1, pb - b])])
-                            } else {
-                                // Tile (a - 1, b - 1): tt' = B - 1, ii' = ii.
-                                nb[2].map_or(f64::NAN, |o| done[o * tile_len + l.offset([b - 1, pb])])
-                            };
-                        }
-                        stencil(s[0], s[1], s[2])
-                    };
-                    chunk[l.offset([tt, ii])] = v;
+                // The row's points inside the domain (0 <= gi < N).
+                let (lo, hi) = ((b - 1 - tt).max(off), (2 * b - 2 - tt).min(n - 1 + off));
+                // Its interior: the three reads in this tile's row tt - 1 (tt + ii >= B + 1)
+                // and in the domain.
+                let (mut ilo, mut ihi) = (hi + 1, hi);
+                if gt > 0 && tt >= 1 {
+                    ilo = (b + 1 - tt).max(off + 1).max(lo);
+                    ihi = (n - 2 + off).min(hi);
                 }
+                stencil_row(l, chunk, tt, (lo, hi), (ilo, ihi), |c, ii| point(c, tt, ii, gt));
             }
         });
         let elapsed = start.elapsed();

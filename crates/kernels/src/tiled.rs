@@ -128,18 +128,21 @@ impl<S: Stage<K>, const K: usize> Body<2> for ColumnPipeline<S, K> {
             let c = ((id % per_row) as i64) / nt;
             let tx = ((id % per_row) as i64) % nt;
             let below = if ty > 0 { (id - per_row) * tile_len } else { 0 };
+            // The consumer's taps `A(x, y - k)`, `k < K`, relative to `(x, y)`.
+            let taps: [[i64; 2]; K] = std::array::from_fn(|k| [0, -(k as i64)]);
+            let bu = b as usize;
             for x in 0..b {
                 let gx = (tx * b + x) as usize;
-                for y in 0..b {
-                    let gy = ty * b + y;
-                    let row = ((c * n + gy) as usize) * w + gx;
-                    let mut win = [0f32; K];
-                    for (k, v) in win.iter_mut().enumerate() {
-                        *v = inp[row + k];
-                    }
-                    chunk[l.offset([x, y])] = S::produce(&win);
-                }
-                for y in 0..b {
+                let row0 = ((c * n + ty * b) as usize) * w + gx;
+                l.line([x, 0], bu, &[], |y, here, _| {
+                    let row = row0 + y * w;
+                    let win: [f32; K] = std::array::from_fn(|k| inp[row + k]);
+                    chunk[here] = S::produce(&win);
+                });
+                let centre = |gy: i64| inp[((c * n + gy - kk / 2) as usize) * w + gx + K / 2];
+                // The first K - 1 rows read the tile below (none on the first tile row).
+                let ob = (x * b) as usize;
+                for y in 0..(kk - 1) {
                     let gy = ty * b + y;
                     if gy < kk - 1 {
                         continue;
@@ -149,9 +152,14 @@ impl<S: Stage<K>, const K: usize> Body<2> for ColumnPipeline<S, K> {
                         let yy = y - k as i64;
                         *slot = if yy >= 0 { chunk[l.offset([x, yy])] } else { done[below + l.offset([x, b + yy])] };
                     }
-                    let centre = inp[((c * n + gy - kk / 2) as usize) * w + gx + K / 2];
-                    o[(x * b + y) as usize] = S::consume(&v, centre);
+                    o[ob + y as usize] = S::consume(&v, centre(gy));
                 }
+                // The other rows read their own tile only: one line.
+                let (y0, gy0) = (kk - 1, ty * b + kk - 1);
+                l.line([x, y0], bu - (K - 1), &taps, |k, _, r| {
+                    let v: [f32; K] = std::array::from_fn(|j| chunk[r[j]]);
+                    o[ob + K - 1 + k] = S::consume(&v, centre(gy0 + k as i64));
+                });
             }
         });
         let elapsed = start.elapsed();

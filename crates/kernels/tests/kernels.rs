@@ -1,7 +1,9 @@
 //! Every kernel at small sizes, with full storage and with the mapping of every
 //! registered method (obtained from the allocator, on every compiled-in backend), in
-//! both variants, must give bit for bit the live-out values of the plain full-array
-//! loops of `polyalloc_kernels::reference` (written without tiles or layouts).
+//! every variant and every innermost-loop scheme (`stepped` as planned, and with every
+//! wrapping row forced to `split`, then to `step`), must give bit for bit the live-out
+//! values of the plain full-array loops of `polyalloc_kernels::reference` (written
+//! without tiles or layouts), which are also the full-storage run's.
 
 use polyalloc_kernels::layout::{self, ArraySpace};
 use polyalloc_kernels::{method_mapping, padded_valid, Instance, KernelId, Storage, Variant};
@@ -34,8 +36,10 @@ fn check_kernel(k: KernelId) {
             };
             let params = inst.params_of(&mm.mapping).unwrap();
             let plan = inst.plan(&mm.mapping, &mut |row, p| padded_valid(&mm, &params, row, p, backend)).unwrap();
-            for v in [Variant::Plain, Variant::Tuned] {
-                let out = inst.run(Storage::Folded(&plan, v)).unwrap();
+            let (split, step) = (plan.with_split_min_run(1), plan.with_split_min_run(i64::MAX));
+            let runs = Variant::ALL.into_iter().map(|v| (v, &plan)).chain([(Variant::Stepped, &split), (Variant::Stepped, &step)]);
+            for (v, plan) in runs {
+                let out = inst.run(Storage::Folded(plan, v)).unwrap();
                 assert_eq!(
                     out.values,
                     reference,
@@ -43,7 +47,7 @@ fn check_kernel(k: KernelId) {
                     k.name(),
                     v.name(),
                     mm.mapping,
-                    plan.describe()
+                    polyalloc_kernels::scheme(plan, v)
                 );
                 if v == Variant::Plain {
                     if let Ok(size) = mm.mapping.size_for(&params) {
@@ -109,7 +113,7 @@ fn invalid_mapping_is_detected() {
         let mut h = vec![0; d];
         h[d - 1] = 1;
         let plan = layout::plan(&[h], &[Some(1)], &space, &mut |_, _| Ok(false)).unwrap();
-        for v in [Variant::Plain, Variant::Tuned] {
+        for v in Variant::ALL {
             let out = inst.run(Storage::Folded(&plan, v)).unwrap();
             assert_ne!(out.values, inst.reference(), "{}: a one-cell array cannot be valid", k.name());
         }
@@ -197,4 +201,18 @@ fn mismatch_is_an_error() {
         }
         other => panic!("expected a mismatch error, got {other:?}"),
     }
+}
+
+/// A method's conflict set comes from the example of the paper that reports the method
+/// on the kernel (its `paper` results): the lattice paper's view for `lattice` where
+/// it exists, 004's otherwise and for the methods both report.
+#[test]
+fn example_follows_the_reporting_paper() {
+    let dir = suite_dir();
+    let id = |k: KernelId, m: &str| k.example_for(&dir, m).unwrap().id;
+    assert_eq!(id(KernelId::LbmD2q9, "lattice"), "lattice-lbm-d2q9");
+    assert_eq!(id(KernelId::LbmD2q9, "smo"), "smo-lbm-d2q9");
+    assert_eq!(id(KernelId::LbmD2q9, "lefe"), "smo-lbm-d2q9");
+    assert_eq!(id(KernelId::HarrisCornerTiled, "lattice"), "smo-harris-corner-tiled");
+    assert_eq!(id(KernelId::ProduceConsume, "lattice"), "smo-produce-consume");
 }
