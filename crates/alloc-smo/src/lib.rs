@@ -45,8 +45,10 @@
 //!   modular mapping's validity or size).
 
 pub mod inter;
+pub mod symmetric;
 
 pub use inter::{InterDetails, SmoInter};
+pub use symmetric::SmoSym;
 use polyalloc_formulation::int::lin::orthogonal_complement;
 use polyalloc_alloc::pieces::{cell_polyhedra, conflict_polyhedra, revise_all};
 pub use polyalloc_alloc::pieces::revise;
