@@ -39,7 +39,7 @@ fn oriented(problem: &Problem, order: &[usize]) -> Problem {
 /// Per run: `ov-example3` (3 parameters, conflict polyhedra from its program) needs
 /// minutes of emptiness ILPs on the built-in backend, for `smo` as well
 /// (`results/baseline.json`: solver error); it is left out with a message.
-const BUDGET: std::time::Duration = std::time::Duration::from_secs(30);
+const BUDGET: std::time::Duration = std::time::Duration::from_secs(90);
 
 /// The size `smo-sym` gives, an error, or `None` when the run exceeded [`BUDGET`].
 fn smo_sym_size(problem: &Problem) -> Option<Result<Polynomial, String>> {
