@@ -43,12 +43,12 @@
 //! can exceed the product the search minimised when a bound is not tight there.
 
 use polyalloc_alloc::pieces::{cell_polyhedra, conflict_polyhedra, revise_all};
-use polyalloc_alloc::width::{bound_on_piece, positive_on_cells, BoundVars};
+use polyalloc_alloc::width::constant_hyperplane_modulus;
 use polyalloc_alloc::{AllocError, Allocator, Problem};
 use polyalloc_formulation::int::gcd_slice;
 use polyalloc_formulation::int::lin::normalise_sign;
-use polyalloc_formulation::{AffExpr, BasicSet, ConflictForm, ConflictSet, ModularMapping, Space, StorageRow};
-use polyalloc_ilp::{LexSolve, LinExpr, Model, SolveOptions, Solver};
+use polyalloc_formulation::{ConflictForm, ConflictSet, ModularMapping, StorageRow};
+use polyalloc_ilp::{SolveOptions, Solver};
 use std::collections::BTreeSet;
 
 const NAME: &str = "smo-sym";
@@ -187,22 +187,6 @@ impl SmoSym {
             _ => 1,
         })
     }
-
-    /// SMO's parametric modulus of `h` over `pieces`: the lexicographically smallest
-    /// `u . P + w` bounding `|h . (s - t)|` on every piece (Farkas), plus 1, at least 1
-    /// on every cell.
-    fn modulus(&self, pieces: &[BasicSet], cells: &[BasicSet], h: &[i64], params: &[String], param_space: &Space, solver: &dyn Solver, round: usize) -> Result<AffExpr, AllocError> {
-        let fe = AllocError::formulation(NAME);
-        let mut m = Model::new(format!("smo-sym-modulus-{round}"));
-        let g: Vec<LinExpr> = h.iter().map(|&c| LinExpr::constant(c)).collect();
-        let bound = BoundVars::add(&mut m, params, "");
-        positive_on_cells(&mut m, cells, &bound, "A").map_err(&fe)?;
-        for (i, piece) in pieces.iter().enumerate() {
-            bound_on_piece(&mut m, piece, &g, &bound, &format!("K{i}_bound")).map_err(&fe)?;
-        }
-        let lex = solver.lex_minimize(&m, &bound.objectives(), &self.options.solve).map_err(AllocError::solver(NAME))?;
-        Ok(bound.modulus(&lex.solution, param_space))
-    }
 }
 
 impl Allocator for SmoSym {
@@ -267,7 +251,8 @@ impl Allocator for SmoSym {
                 if pieces.is_empty() {
                     break;
                 }
-                let modulus = self.modulus(&pieces, &cells, &h, &params, &param_space, solver, hyperplanes.len() + 1)?;
+                let model = format!("smo-sym-modulus-{}", hyperplanes.len() + 1);
+                let modulus = constant_hyperplane_modulus(&pieces, &cells, &h, &params, &param_space, solver, &self.options.solve, NAME, &model)?;
                 pieces = revise_all(&pieces, &h, solver, NAME)?;
                 rows.push(StorageRow { hyperplane: h.clone(), modulus: Some(modulus) });
                 hyperplanes.push(h);

@@ -109,3 +109,19 @@ fn unknown_max_live_is_marked_with_the_reason() {
         other => panic!("expected too many pairs, got {other:?}"),
     }
 }
+
+/// 000 example 3 (`ov-example3`): its program writes a cell twice at one logical time
+/// under the recorded schedule, which the simulation refuses; the conflict set still
+/// gives max-live as its largest clique, never above a verified mapping's size.
+#[test]
+fn a_program_the_simulation_refuses_falls_back_to_the_clique() {
+    let input = example("ov-example3");
+    let at: BTreeMap<String, i64> = [("imax", 3), ("jmax", 3), ("kmax", 3)].into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    let program = input.example.program_model().expect("program").expect("has one");
+    assert!(polyalloc_program::max_live(&program, &[3, 3, 3]).is_err(), "the simulation refuses this program");
+    let m = max_live(&input, "A", Some(&at)).expect("clique");
+    assert_eq!(m.source, MaxLiveSource::Clique);
+    let b = backend("microlp").expect("built-in backend");
+    let r = run_record(&input, registry().get("lefe").expect("registered"), "A", &b, RunOptions { size_params: Some(&at), ..RunOptions::default() });
+    assert!(m.value >= 1 && m.value as i128 <= r.size_at.expect("lefe folds"), "{} vs {:?}", m.value, r.size_at);
+}
