@@ -1,6 +1,9 @@
 //! Solve time of the successive-modulo baseline and of SMO per SMO Table I example and
 //! backend (criterion): `cargo bench -p polyalloc-tests --bench smo [--features highs,cbc]`.
 //! The paper's models are tiny, so backend start-up cost dominates; this measures it.
+//!
+//! `method/...`: SMO's `find_mapping` alone (no verification), the time `cargo xtask
+//! bench` compares with the SMO tool's; `allocate/...`: with the exact check.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use polyalloc_alloc::{allocate, Allocator};
@@ -14,8 +17,15 @@ fn smo(c: &mut Criterion) {
     for ex in examples.iter().filter(|e| e.id.starts_with("smo-")) {
         for array in ex.allocatable_arrays() {
             let Ok(problem) = ex.problem(&array) else { continue };
+            let mut group = c.benchmark_group(format!("method/{}/{array}/smo", ex.id));
+            group.sample_size(20);
+            for name in reg.names() {
+                let Ok(solver) = reg.create(name) else { continue };
+                group.bench_function(name, |b| b.iter(|| method("smo").find_mapping(&problem, solver.as_ref())));
+            }
+            group.finish();
             for m in &methods {
-                let mut group = c.benchmark_group(format!("{}/{array}/{}", ex.id, m.name()));
+                let mut group = c.benchmark_group(format!("allocate/{}/{array}/{}", ex.id, m.name()));
                 group.sample_size(10);
                 for name in reg.names() {
                     let Ok(solver) = reg.create(name) else { continue };

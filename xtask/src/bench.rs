@@ -7,7 +7,7 @@
 use crate::reproduce::load_examples;
 use crate::XtaskError;
 use indicatif::ProgressBar;
-use crate::results::{BenchRecord, ResultsFile, Spread};
+use crate::results::{BenchRecord, ReferenceTime, ResultsFile, Spread};
 use polyalloc::run as facade;
 use polyalloc::{Input, Method, Status};
 use std::fmt::Write;
@@ -21,6 +21,10 @@ pub struct Options {
     pub reproduce: crate::reproduce::Options,
     /// Runs per (example, array, method, backend).
     pub repeat: usize,
+    /// Also run the scale suite ([`crate::scale`]).
+    pub scale: bool,
+    /// The scale suite's budget per run.
+    pub scale_time_limit: std::time::Duration,
 }
 
 /// Runs the benchmark. The results file holds the records of the first run of each
@@ -55,6 +59,7 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
             continue;
         }
         let size_params = facade::largest_instance(ex);
+        let references = ReferenceTime::of(ex)?;
         for (m, targets) in plan {
             for a in targets {
                 if m.as_allocator().is_some() {
@@ -74,6 +79,7 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
                         pb.set_message(format!("{} {a} {} {}", ex.id, m.name(), b.name));
                     }
                     let mut solve = Vec::new();
+                    let mut solver_only = Vec::new();
                     let mut method = Vec::new();
                     let mut first = None;
                     for _ in 0..repeat {
@@ -82,6 +88,9 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
                         if r.status == Status::Ok {
                             solve.push(r.solve_ms);
                             method.push(r.method_ms);
+                            if let Some(x) = r.solver_ms {
+                                solver_only.push(x);
+                            }
                         }
                         if first.is_none() {
                             first = Some(r);
@@ -101,6 +110,8 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
                         solve_ms: Spread::of(&solve),
                         method_ms: Spread::of(&method),
                         size: first.size.clone(),
+                        solver_ms: Spread::of(&solver_only),
+                        reference: references.iter().find(|t| t.method == m.name() && &t.array == a).cloned(),
                     });
                     out.records.push(first);
                 }
@@ -110,6 +121,25 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
     // Paper 003's network flow against the ILP backends, on the loop sequences a
     // selected method ran on.
     bench_flow::extend(opts, inputs.iter().zip(&plans).filter(|(_, p)| !p.is_empty()).map(|(i, _)| &i.example), &mut out)?;
+    if opts.scale {
+        let registry = polyalloc::registry();
+        let scale_methods: Vec<String> =
+            methods.iter().filter(|m| registry.allocator(m.name()).is_some()).map(|m| m.name().to_string()).collect();
+        let so = crate::scale::Options {
+            methods: scale_methods,
+            repeat,
+            time_limit: opts.scale_time_limit,
+            dims: crate::scale::DIMS.collect(),
+            pieces: crate::scale::PIECES.to_vec(),
+        };
+        let bs: Vec<(String, &dyn polyalloc_ilp::Solver)> = backends.iter().map(|b| (b.name.clone(), b.solver.as_ref())).collect();
+        out.scale = crate::scale::run(&so, &bs, &|msg| {
+            if let Some(pb) = progress {
+                pb.set_message(format!("scale {msg}"));
+            }
+        });
+        out.command.push_str(" --scale");
+    }
     Ok(out)
 }
 
@@ -120,17 +150,26 @@ fn fmt_spread(s: &Option<Spread>) -> (String, String) {
     }
 }
 
-/// The bench table in Markdown.
+/// The bench table in Markdown. The column of the backends' solve calls alone
+/// (without model build and set-up) appears when the results have it; so do the
+/// comparison with reference tools and the scale suite.
 pub fn markdown(f: &ResultsFile) -> String {
     let mut s = String::new();
-    s.push_str("| example | array | method | backend | size | runs ok | solve ms (median) | solve ms (min - max) | method ms (median) | method ms (min - max) |\n");
-    s.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
+    let split = f.bench.iter().any(|b| b.solver_ms.is_some());
+    if split {
+        s.push_str("| example | array | method | backend | size | runs ok | solve ms (median) | solve ms (min - max) | solver ms without set-up (median) | method ms (median) | method ms (min - max) |\n");
+        s.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    } else {
+        s.push_str("| example | array | method | backend | size | runs ok | solve ms (median) | solve ms (min - max) | method ms (median) | method ms (min - max) |\n");
+        s.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
+    }
     for b in &f.bench {
         let (sm, ss) = fmt_spread(&b.solve_ms);
         let (mm, ms) = fmt_spread(&b.method_ms);
+        let solver = if split { format!(" {} |", fmt_spread(&b.solver_ms).0) } else { String::new() };
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {}/{} | {sm} | {ss} | {mm} | {ms} |",
+            "| {} | {} | {} | {} | {} | {}/{} | {sm} | {ss} |{solver} {mm} | {ms} |",
             b.example,
             b.array,
             b.method,
@@ -138,6 +177,46 @@ pub fn markdown(f: &ResultsFile) -> String {
             b.size.as_deref().map(|x| format!("`{x}`")).unwrap_or_else(|| "-".into()),
             b.ok_runs,
             b.repeat
+        );
+    }
+    s.push_str(&references_markdown(f));
+    s.push_str(&crate::scale::markdown(&f.scale));
+    s
+}
+
+/// The speed-up the issue asks of polyalloc's SMO over the SMO tool.
+pub const TARGET_RATIO: f64 = 20.0;
+
+/// polyalloc's time next to the reference tools' (empty when the results have none).
+pub fn references_markdown(f: &ResultsFile) -> String {
+    let rows: Vec<&BenchRecord> = f.bench.iter().filter(|b| b.reference.is_some()).collect();
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("\n### Against reference tools\n\n");
+    s.push_str("polyalloc's time is the method's wall-clock time in process (median over the runs; the file already read, verification excluded); the reference is the other tool's whole-process CPU time as recorded in the bench-suite file (`reference_times`, with its source).\n\n");
+    s.push_str(&format!("| example | array | method | backend | reference tool input | reference ms | polyalloc ms (median) | speed-up | {TARGET_RATIO}x |\n"));
+    s.push_str("|---|---|---|---|---|---|---|---|---|\n");
+    for b in rows {
+        let Some(r) = &b.reference else { continue };
+        let ours = b.method_ms.as_ref().map(|m| m.median);
+        let ratio = ours.filter(|&m| m > 0.0).map(|m| r.cpu_ms / m);
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | `{}` | {} | {} | {} | {} |",
+            b.example,
+            b.array,
+            b.method,
+            b.backend,
+            r.input.as_deref().unwrap_or("-"),
+            r.cpu_ms,
+            ours.map_or("-".into(), |m| format!("{m:.2}")),
+            ratio.map_or("-".into(), |x| format!("{x:.1}x")),
+            match ratio {
+                Some(x) if x >= TARGET_RATIO => "yes",
+                Some(_) => "no",
+                None => "-",
+            }
         );
     }
     s

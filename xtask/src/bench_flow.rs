@@ -70,6 +70,8 @@ pub fn extend<'a>(opts: &crate::bench::Options, examples: impl Iterator<Item = &
             solve_ms: Spread::of(&times),
             method_ms: Spread::of(&times),
             size: result.total_memory(&seq).ok().map(|p| p.to_string()),
+            solver_ms: None,
+            reference: None,
         });
         let s = seq.coalescing_at(&inst).map_err(|e| XtaskError::Input(format!("{}: {e}", ex.id)))?;
         let expect = vecs::dot(&result.problem1_objective, &s).map_err(|e| XtaskError::Input(format!("{}: {e}", ex.id)))?;
@@ -102,6 +104,8 @@ pub fn extend<'a>(opts: &crate::bench::Options, examples: impl Iterator<Item = &
                 solve_ms: Spread::of(&solve),
                 method_ms: Spread::of(&method),
                 size,
+                solver_ms: None,
+                reference: None,
             });
         }
     }

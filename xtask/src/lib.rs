@@ -33,6 +33,7 @@ pub mod limit;
 pub mod report;
 pub mod reproduce;
 pub mod results;
+pub mod scale;
 pub mod smo_tool;
 pub mod svg;
 

@@ -39,6 +39,13 @@ struct Selection {
 }
 
 impl Selection {
+    /// The scale suite's budget per run: `--time-limit` when given explicitly (not the
+    /// reproduce default of 60 s), else 20 s.
+    fn scale_time_limit(&self) -> Result<std::time::Duration, XtaskError> {
+        let secs = if (self.time_limit - 60.0).abs() < f64::EPSILON { 20.0 } else { self.time_limit };
+        Ok(polyalloc::run::parse_time_limit(secs)?.unwrap_or(std::time::Duration::from_secs(3600)))
+    }
+
     fn options(&self) -> Result<reproduce::Options, XtaskError> {
         Ok(reproduce::Options {
             backend: self.backend.clone(),
@@ -77,6 +84,13 @@ enum Command {
         /// Runs per combination (1 to 1000).
         #[arg(long, default_value_t = 5, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=1000))]
         repeat: u64,
+        /// Also run the scale suite: generated conflict sets of 1 to 6 dimensions and 1
+        /// to 64 conflict polyhedra, every conflict-set method (`--method`) on the
+        /// selected backends (its `scale` section; the report plots it). With
+        /// `--time-limit` per run (default here 20 s); a (method, backend, dimension)
+        /// stops growing after a run over it.
+        #[arg(long)]
+        scale: bool,
         /// Where to write the results (default results/local/bench.json, untracked).
         #[arg(long, value_name = "PATH")]
         out: Option<PathBuf>,
@@ -254,10 +268,13 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
             }
             Ok(EXIT_OK)
         }
-        Command::Bench { sel, repeat, out } => {
+        Command::Bench { sel, repeat, scale, out } => {
             note_backends(&sel.backend);
             let pb = progress_bar();
-            let results = xtask::bench::run(&xtask::bench::Options { reproduce: sel.options()?, repeat: repeat as usize }, Some(&pb))?;
+            let results = xtask::bench::run(
+                &xtask::bench::Options { reproduce: sel.options()?, repeat: repeat as usize, scale, scale_time_limit: sel.scale_time_limit()? },
+                Some(&pb),
+            )?;
             pb.finish_and_clear();
             print!("{}", xtask::bench::markdown(&results));
             println!("\nFor the per-ILP micro-benchmark of the backends: `cargo bench -p polyalloc-solvers` (criterion).");

@@ -98,9 +98,13 @@ pub fn time_svg(latest: &ResultsFile, bench: Option<&ResultsFile>) -> String {
     let mut series: Vec<String> = Vec::new();
     let mut groups: BTreeMap<(String, String, String), Vec<Bar>> = BTreeMap::new();
     let from_bench = bench.is_some_and(|b| !b.bench.is_empty());
+    // The backends' solve calls alone (no model build, set-up, check) where the bench
+    // has them: a comparison of solvers, not of their start-up.
+    let solver_only = bench.is_some_and(|b| b.bench.iter().any(|r| r.solver_ms.is_some()));
     if let Some(b) = bench.filter(|_| from_bench) {
         for r in &b.bench {
-            let Some(s) = &r.solve_ms else { continue };
+            let measure = if solver_only { &r.solver_ms } else { &r.solve_ms };
+            let Some(s) = measure else { continue };
             if !series.contains(&r.backend) {
                 series.push(r.backend.clone());
             }
@@ -123,7 +127,13 @@ pub fn time_svg(latest: &ResultsFile, bench: Option<&ResultsFile>) -> String {
     let groups: Vec<Group> =
         groups.into_iter().map(|((ex, a, m), bars)| Group { label: format!("{ex} {a} {m}"), bars }).collect();
     hbar_chart(
-        if from_bench { "ILP solve time per backend (median over the bench runs)" } else { "ILP solve time per backend (one reproduce run)" },
+        if solver_only {
+            "ILP solve time per backend without model build and set-up (median over the bench runs)"
+        } else if from_bench {
+            "ILP solve time per backend (median over the bench runs)"
+        } else {
+            "ILP solve time per backend (one reproduce run)"
+        },
         "milliseconds (log scale)",
         &groups,
         &series,
@@ -171,6 +181,9 @@ cell: its verified size at the same instance and, in brackets, size / max-live.\
         let _ = writeln!(s, "### Bench (`{}`, {})\n", b.command, b.timestamp);
         s.push_str(&crate::bench::markdown(b));
         s.push('\n');
+        if !b.scale.is_empty() {
+            s.push_str("\n![Scale suite: solve time](plots/scale-time.svg)\n\n![Scale suite: model size](plots/scale-size.svg)\n\n");
+        }
     }
     s.push_str("## Paper tables side by side\n\n");
     s.push_str(
@@ -256,12 +269,19 @@ pub fn write(dir: &Path, inputs: &Inputs) -> Result<(), XtaskError> {
 
 /// The files [`write`] produces, with their contents.
 fn artefacts(dir: &Path, inputs: &Inputs) -> Vec<(PathBuf, String)> {
-    vec![
+    let mut out = vec![
         (dir.join("plots").join("sizes.svg"), sizes_svg(&inputs.results)),
         (dir.join("plots").join("solve-time.svg"), time_svg(&inputs.results, inputs.bench())),
         (dir.join("plots").join("max-live.svg"), crate::limit::svg(&inputs.results)),
         (dir.join("REPORT.md"), markdown(inputs)),
-    ]
+    ];
+    // The scale plots exist only when the bench has a scale suite.
+    if let Some(b) = inputs.bench().filter(|b| !b.scale.is_empty()) {
+        let (time, size) = crate::scale::svgs(&b.scale);
+        out.push((dir.join("plots").join("scale-time.svg"), time));
+        out.push((dir.join("plots").join("scale-size.svg"), size));
+    }
+    out
 }
 
 /// `cargo xtask report --check`: the generated files that differ from what [`write`]

@@ -174,29 +174,38 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
             }
         }
     }
-    let done: Vec<Result<Record, String>> = jobs
-        .par_iter()
-        .map(|j| {
-            let (ex, input, b) = (&examples[j.example], &inputs[j.example], &backends[j.backend]);
-            if let Some(pb) = progress {
-                pb.set_message(format!("{} {} {}", ex.id, j.target, j.method.name()));
+    // Longest first (list scheduling): the expected time of each run is the committed
+    // reference's, when it has the run, so that a long run does not start last and
+    // leave one core working alone at the end.
+    let expected = expected_times();
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    let cost = |j: &Job<'_>| -> f64 {
+        let key = (examples[j.example].id.clone(), j.target.to_string(), j.method.name().to_string(), backends[j.backend].name.clone());
+        expected.get(&key).copied().unwrap_or(0.0)
+    };
+    let costs: Vec<f64> = jobs.iter().map(cost).collect();
+    order.sort_by(|&a, &b| costs[b].total_cmp(&costs[a]).then(a.cmp(&b)));
+    let run_job = |j: &Job<'_>| -> Result<Record, String> {
+        let (ex, input, b) = (&examples[j.example], &inputs[j.example], &backends[j.backend]);
+        if let Some(pb) = progress {
+            pb.set_message(format!("{} {} {}", ex.id, j.target, j.method.name()));
+        }
+        // A conflict set that cannot be built is a skipped array, not a failure of
+        // each method.
+        let r = match j.method.as_allocator().map(|_| input.problem(j.target)) {
+            Some(Err(e)) => Err(format!("{} array {}: {}", ex.id, j.target, one_line(&e.to_string()))),
+            _ => {
+                let size_params = run::largest_instance(ex);
+                let ro = run::RunOptions { size_params: size_params.as_ref(), dump_lp: None, time_limit: opts.time_limit };
+                Ok(run::run_record(input, j.method, j.target, b, ro))
             }
-            // A conflict set that cannot be built is a skipped array, not a failure of
-            // each method.
-            let r = match j.method.as_allocator().map(|_| input.problem(j.target)) {
-                Some(Err(e)) => Err(format!("{} array {}: {}", ex.id, j.target, one_line(&e.to_string()))),
-                _ => {
-                    let size_params = run::largest_instance(ex);
-                    let ro = run::RunOptions { size_params: size_params.as_ref(), dump_lp: None, time_limit: opts.time_limit };
-                    Ok(run::run_record(input, j.method, j.target, b, ro))
-                }
-            };
-            if let Some(pb) = progress {
-                pb.inc(1);
-            }
-            r
-        })
-        .collect();
+        };
+        if let Some(pb) = progress {
+            pb.inc(1);
+        }
+        r
+    };
+    let done = list_schedule(&jobs, &order, &run_job);
     for r in done {
         match r {
             Ok(rec) => out.records.push(rec),
@@ -308,6 +317,35 @@ pub fn derived_best(records: &[Record]) -> Vec<Record> {
         out.push(rec);
     }
     out
+}
+
+/// Runs `run` on every job, `order` giving the order in which they are started, on
+/// as many worker threads as rayon has (one per core by default); returns the results
+/// in the jobs' own order, whatever the schedule.
+fn list_schedule<J: Sync, R: Send>(jobs: &[J], order: &[usize], run: &(dyn Fn(&J) -> R + Sync)) -> Vec<R> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<R>>> = jobs.iter().map(|_| Mutex::new(None)).collect();
+    let workers = rayon::current_num_threads().clamp(1, jobs.len().max(1));
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&j) = order.get(k) else { break };
+                let r = run(&jobs[j]);
+                *slots[j].lock().unwrap_or_else(|p| p.into_inner()) = Some(r);
+            });
+        }
+    });
+    slots.into_iter().filter_map(|m| m.into_inner().unwrap_or_else(|p| p.into_inner())).collect()
+}
+
+/// The wall-clock time (method and verification, ms) of every run of the committed
+/// reference results, by (example, array, method, backend); empty without them.
+fn expected_times() -> BTreeMap<(String, String, String, String), f64> {
+    let Ok(reference) = crate::results::ResultsFile::load(&crate::reference_path()) else { return BTreeMap::new() };
+    reference.records.iter().map(|r| (r.key(), r.method_ms + r.verify_ms)).collect()
 }
 
 fn one_line(s: &str) -> String {

@@ -158,6 +158,40 @@ pub struct BenchRecord {
     /// Method wall-clock time per run (ILPs and formulation).
     pub method_ms: Option<Spread>,
     pub size: Option<String>,
+    /// Sum of the backends' solve calls alone per run (`solve_ms` without model build,
+    /// solver set-up and exact check), where the backend reports its phases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solver_ms: Option<Spread>,
+    /// Another tool's time on this example (the bench-suite file's `reference_times`),
+    /// to compare `method_ms` with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<ReferenceTime>,
+}
+
+/// A reference measurement of another tool (bench-suite `reference_times`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReferenceTime {
+    pub method: String,
+    pub array: String,
+    pub tool: String,
+    #[serde(default)]
+    pub input: Option<String>,
+    pub cpu_ms: f64,
+    pub measure: String,
+    pub machine: String,
+    pub source: String,
+}
+
+impl ReferenceTime {
+    /// The reference times of an example (its `reference_times` field; malformed
+    /// entries are an input error naming the file).
+    pub fn of(ex: &polyalloc_suite::Example) -> Result<Vec<ReferenceTime>, polyalloc::Error> {
+        match ex.extra.get("reference_times") {
+            None => Ok(Vec::new()),
+            Some(v) => serde_json::from_value(v.clone())
+                .map_err(|e| polyalloc::Error::Input(format!("{}: field `reference_times`: {e}", ex.file.display()))),
+        }
+    }
 }
 
 /// One `cargo xtask kernels` measurement: a kernel of 004 Table II run with one
@@ -205,6 +239,36 @@ pub struct KernelRecord {
     pub reps: usize,
 }
 
+/// One measurement of the scale suite (`cargo xtask bench --scale`, [`crate::scale`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScaleRecord {
+    /// Array dimensions.
+    pub dims: usize,
+    /// Conflict polyhedra generated.
+    pub pieces: usize,
+    pub method: String,
+    pub backend: String,
+    /// `ok`, or why there is no verified mapping (`time-budget`, `method`, ...).
+    pub status: String,
+    /// Runs made and runs that gave a verified mapping.
+    pub repeat: usize,
+    pub ok_runs: usize,
+    /// Sum of the ILP times per run (every phase).
+    pub solve_ms: Option<Spread>,
+    /// Sum of the backends' solve calls alone per run (no model build, set-up, check).
+    #[serde(default)]
+    pub solver_ms: Option<Spread>,
+    /// Method wall-clock time per run.
+    pub method_ms: Option<Spread>,
+    /// ILPs of the first run, and the size of its largest one.
+    pub ilps: usize,
+    pub max_vars: usize,
+    pub max_constraints: usize,
+    /// The mapping's size, as a polynomial in N.
+    #[serde(default)]
+    pub size: Option<String>,
+}
+
 /// A results file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResultsFile {
@@ -233,6 +297,9 @@ pub struct ResultsFile {
     /// Kernel runs with folded storage (`cargo xtask kernels`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub kernels: Vec<KernelRecord>,
+    /// The scale suite (`cargo xtask bench --scale`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scale: Vec<ScaleRecord>,
 }
 
 impl ResultsFile {
@@ -249,6 +316,7 @@ impl ResultsFile {
             bench: Vec::new(),
             skipped: Vec::new(),
             kernels: Vec::new(),
+            scale: Vec::new(),
         }
     }
 

@@ -62,7 +62,7 @@
 use crate::SmoOptions;
 use polyalloc_alloc::width::BoundVars;
 use polyalloc_alloc::{details_of, AllocError, Input, InterProblem, Method, MethodError, Outcome, SharedAnswer, SharedObligation};
-use polyalloc_formulation::farkas::{nonneg_on, FarkasOptions, ParamForm};
+use polyalloc_formulation::farkas::{FarkasOptions, Linearizer, ParamForm};
 use polyalloc_formulation::int::lin::{normalise_sign, orthogonal_complement};
 use polyalloc_formulation::{AffExpr, BasicSet, InterConflict, InterConflictSet, ModularMapping, SharedMapping, SharedPart, StorageRow};
 use polyalloc_ilp::{Cmp, LexSolve, LinExpr, Model, Solver, VarId};
@@ -141,15 +141,17 @@ fn difference(p: &Poly, gamma: &[Vec<LinExpr>], offset: &[LinExpr], sign: i64) -
     f
 }
 
-/// `u . P + w >= |D|` on the polyhedron (two Farkas applications).
-fn bound(m: &mut Model, p: &Poly, gamma: &[Vec<LinExpr>], offset: &[LinExpr], b: &BoundVars, name: &str) -> polyalloc_formulation::Result<()> {
+/// `u . P + w >= |D|` on the polyhedron (two Farkas applications, through `lin` as in
+/// the intra-array SMO: multipliers eliminated where the generators are few, each
+/// distinct row once).
+fn bound(lin: &mut Linearizer, m: &mut Model, p: &Poly, gamma: &[Vec<LinExpr>], offset: &[LinExpr], b: &BoundVars, name: &str) -> polyalloc_formulation::Result<()> {
     for (sign, tag) in [(1i64, "ub"), (-1, "lb")] {
         let mut f = difference(p, gamma, offset, -sign);
         for (k, &u) in b.u.iter().enumerate() {
             f.coeffs[k] = f.coeffs[k].clone() + LinExpr::from(u);
         }
         f.constant += LinExpr::from(b.w);
-        nonneg_on(m, &p.set, &f, &FarkasOptions { name: format!("{name}_{tag}"), ..Default::default() })?;
+        lin.nonneg_on(m, &p.set, &f, &FarkasOptions { name: format!("{name}_{tag}"), ..Default::default() })?;
     }
     Ok(())
 }
@@ -180,6 +182,8 @@ impl SmoInter {
         let arity: Vec<usize> = problem.conflicts.arrays.iter().map(|t| t.len()).collect();
         let (b, c) = (self.options.coef_bound, self.c(params.len()));
         let mut m = Model::new(format!("smo-inter-row-{round}"));
+        // One linearizer per model (`polyalloc_formulation::farkas::Linearizer`).
+        let mut lin = Linearizer::new();
         let gamma_vars: Vec<Vec<VarId>> = arity
             .iter()
             .enumerate()
@@ -215,7 +219,7 @@ impl SmoInter {
                     f.coeffs[k] = LinExpr::from(u);
                 }
                 f.constant = LinExpr::from(shared_bound.w);
-                nonneg_on(&mut m, &piece, &f, &FarkasOptions { name: format!("A{a}_space{q}_modulus"), ..Default::default() }).map_err(&fe)?;
+                lin.nonneg_on(&mut m, &piece, &f, &FarkasOptions { name: format!("A{a}_space{q}_modulus"), ..Default::default() }).map_err(&fe)?;
             }
         }
         let (mut sat_intra, mut sat_inter) = (LinExpr::new(), LinExpr::new());
@@ -236,9 +240,9 @@ impl SmoInter {
             } else {
                 sat_inter = sat_inter + x1 + x2;
             }
-            bound(&mut m, p, &gamma, &offset, &shared_bound, &format!("K{i}_bound")).map_err(&fe)?;
+            bound(&mut lin, &mut m, p, &gamma, &offset, &shared_bound, &format!("K{i}_bound")).map_err(&fe)?;
             if let (true, Some(ib)) = (p.intra(), &intra_bound) {
-                bound(&mut m, p, &gamma, &offset, ib, &format!("K{i}_intra_bound")).map_err(&fe)?;
+                bound(&mut lin, &mut m, p, &gamma, &offset, ib, &format!("K{i}_intra_bound")).map_err(&fe)?;
             }
             for (sign, x, tag) in [(1i64, x1, "x1"), (-1, x2, "x2")] {
                 // sign * D - 1 + (1 - x)(c ΣP + c + 1) >= 0 (decision constraint (6)).
@@ -247,7 +251,7 @@ impl SmoInter {
                     f.coeffs[k] = LinExpr::constant(c) - LinExpr::from(x) * c;
                 }
                 f.constant = f.constant + LinExpr::constant(c) - LinExpr::from(x) * (c + 1);
-                nonneg_on(&mut m, &p.set, &f, &FarkasOptions { name: format!("K{i}_{tag}"), ..Default::default() }).map_err(&fe)?;
+                lin.nonneg_on(&mut m, &p.set, &f, &FarkasOptions { name: format!("K{i}_{tag}"), ..Default::default() }).map_err(&fe)?;
             }
         }
         // Independence from the previous rows in the combined space, over the unknowns

@@ -46,15 +46,20 @@
 
 pub mod inter;
 pub mod symmetric;
+mod decision;
+mod presolve;
 
 pub use inter::{InterDetails, SmoInter};
 pub use symmetric::SmoSym;
+use decision::{decide, BoundRow, GammaRow, Side};
+use presolve::{max_eta, EtaProblem, Piece};
 use polyalloc_formulation::int::lin::orthogonal_complement;
 use polyalloc_alloc::pieces::{cell_polyhedra, conflict_polyhedra, revise_all};
 pub use polyalloc_alloc::pieces::revise;
-use polyalloc_alloc::width::{bound_on_piece, diff_form, positive_on_cells, BoundVars};
+use polyalloc_alloc::width::{bound_on_piece_with, diff_form, positive_on_cells_with, BoundVars, MAX_CONSTANT, MAX_PARAM_COEF};
 use polyalloc_alloc::{AllocError, Allocator, Problem};
-use polyalloc_formulation::farkas::{nonneg_on, FarkasOptions};
+use polyalloc_formulation::farkas::{FarkasOptions, Linearizer};
+use std::collections::{BTreeMap, BTreeSet};
 use polyalloc_formulation::StorageRow;
 use polyalloc_formulation::{BasicSet, ModularMapping, Space};
 use polyalloc_ilp::{Cmp, LexSolve, LinExpr, Model, SolveOptions, Solver, VarId};
@@ -70,13 +75,24 @@ pub struct SmoOptions {
     pub c_without_params: i64,
     /// Minimise `Σ|γ_j|` after the paper's objective (deterministic answers).
     pub tie_break_small_hyperplane: bool,
+    /// Bound `η` by branch and bound over the box of `Γ` and let the later stages
+    /// choose among the hyperplanes of largest `η` (see `presolve`); only valid
+    /// constraints are added, so the optima are those of the plain ILP.
+    pub presolve: bool,
     /// Options of every ILP solve.
     pub solve: SolveOptions,
 }
 
 impl Default for SmoOptions {
     fn default() -> Self {
-        SmoOptions { coef_bound: 8, c: 10, c_without_params: 1000, tie_break_small_hyperplane: true, solve: SolveOptions::default() }
+        SmoOptions {
+            coef_bound: 8,
+            c: 10,
+            c_without_params: 1000,
+            tie_break_small_hyperplane: true,
+            presolve: true,
+            solve: SolveOptions::default(),
+        }
     }
 }
 
@@ -87,6 +103,9 @@ pub struct Smo {
 }
 
 const NAME: &str = "smo";
+
+/// Most hyperplanes the later stages of one ILP choose among (see `presolve`).
+const MAX_CHOICES: usize = 64;
 
 pub use polyalloc_formulation::int::lin::normalise_sign;
 
@@ -102,24 +121,70 @@ impl Smo {
         param_space: &Space,
         solver: &dyn Solver,
         round: usize,
+        lin: &mut Linearizer,
     ) -> Result<(Vec<i64>, polyalloc_formulation::AffExpr), AllocError> {
         let fe = AllocError::formulation(NAME);
         let n = pieces.first().map_or(0, |p| p.space().n_out());
         let b = self.options.coef_bound;
         let c = if params.is_empty() { self.options.c_without_params } else { self.options.c };
+        lin.next_model();
         let mut m = Model::new(format!("smo-hyperplane-{round}"));
         let gamma: Vec<VarId> = (0..n).map(|j| m.add_integer(format!("gamma_{j}"), Some(-b), Some(b))).collect();
         let g: Vec<LinExpr> = gamma.iter().map(|&v| LinExpr::from(v)).collect();
         let bound = BoundVars::add(&mut m, params, "");
         // The modulus is at least 1 wherever the array has a cell (issue 16).
-        positive_on_cells(&mut m, cells, &bound, "A").map_err(&fe)?;
-        let mut satisfied = LinExpr::new();
+        positive_on_cells_with(lin, &mut m, cells, &bound, "A").map_err(&fe)?;
+        // Bounding constraints (5) of every polyhedron, and the split decision
+        // constraints (6) (`decision`), merged when two polyhedra require the same.
+        let mut merged: BTreeMap<(Side, Side), i64> = BTreeMap::new();
+        let mut free: BTreeSet<GammaRow> = BTreeSet::new();
+        let mut bound_rows: BTreeSet<BoundRow> = BTreeSet::new();
+        let mut unsplit: Vec<usize> = Vec::new();
         for (i, piece) in pieces.iter().enumerate() {
-            let x1 = m.add_binary(format!("x1_{i}"));
-            let x2 = m.add_binary(format!("x2_{i}"));
-            m.add_constraint(format!("x_{i}_exclusive"), LinExpr::from(x1) + x2, Cmp::Le, 1);
+            bound_on_piece_with(lin, &mut m, piece, &g, &bound, &format!("K{i}_bound")).map_err(&fe)?;
+            let np = piece.space().n_param();
+            match lin.generators(piece).and_then(|gens| decide(&gens, np, n, c, b)) {
+                Some(d) => {
+                    free.extend(d.free);
+                    bound_rows.extend(d.bounds);
+                    *merged.entry((d.plus, d.minus)).or_insert(0) += 1;
+                }
+                None => unsplit.push(i),
+            }
+        }
+        let mut satisfied = LinExpr::new();
+        let mut xs: Vec<(VarId, VarId)> = Vec::with_capacity(merged.len());
+        for (k, ((plus, minus), weight)) in merged.iter().enumerate() {
+            let x1 = m.add_binary(format!("x1_{k}"));
+            let x2 = m.add_binary(format!("x2_{k}"));
+            m.add_constraint(format!("x_{k}_exclusive"), LinExpr::from(x1) + x2, Cmp::Le, 1);
+            satisfied = satisfied + LinExpr::term(x1, *weight) + LinExpr::term(x2, *weight);
+            for (x, side, tag) in [(x1, plus, "x1"), (x2, minus, "x2")] {
+                if side.dead {
+                    m.add_constraint(format!("K{k}_{tag}_impossible"), LinExpr::from(x), Cmp::Le, 0);
+                    continue;
+                }
+                for (r, row) in side.rows.iter().enumerate() {
+                    // x = 1 => a . Γ >= beta, with the big-M the box allows.
+                    let big = row.beta + b * row.a.iter().map(|a| a.abs()).sum::<i64>();
+                    let mut e: LinExpr = row.a.iter().zip(&gamma).map(|(&a, &v)| LinExpr::term(v, a)).sum();
+                    e -= LinExpr::term(x, big);
+                    m.add_constraint(format!("K{k}_{tag}_{r}"), e, Cmp::Ge, row.beta - big);
+                }
+            }
+            xs.push((x1, x2));
+        }
+        for (r, row) in free.iter().enumerate() {
+            let e: LinExpr = row.a.iter().zip(&gamma).map(|(&a, &v)| LinExpr::term(v, a)).sum();
+            m.add_constraint(format!("diff_bound_{r}"), e, Cmp::Ge, row.beta);
+        }
+        // Polyhedra whose decision rows do not split: the paper's rows as they are.
+        for &i in &unsplit {
+            let piece = &pieces[i];
+            let x1 = m.add_binary(format!("x1_K{i}"));
+            let x2 = m.add_binary(format!("x2_K{i}"));
+            m.add_constraint(format!("x_K{i}_exclusive"), LinExpr::from(x1) + x2, Cmp::Le, 1);
             satisfied = satisfied + x1 + x2;
-            bound_on_piece(&mut m, piece, &g, &bound, &format!("K{i}_bound")).map_err(&fe)?;
             let sp = piece.space();
             for (sign, x, tag) in [(1i64, x1, "x1"), (-1, x2, "x2")] {
                 // sign * Γ.(s - t) - 1 + (1 - x)(c ΣP + c + 1) >= 0
@@ -128,7 +193,7 @@ impl Smo {
                     f.coeffs[k] = LinExpr::constant(c) - LinExpr::from(x) * c;
                 }
                 f.constant = LinExpr::constant(c) - LinExpr::from(x) * (c + 1);
-                nonneg_on(&mut m, piece, &f, &FarkasOptions { name: format!("K{i}_{tag}"), ..Default::default() })
+                lin.nonneg_on(&mut m, piece, &f, &FarkasOptions { name: format!("K{i}_{tag}"), ..Default::default() })
                     .map_err(&fe)?;
             }
         }
@@ -142,6 +207,7 @@ impl Smo {
             ));
         }
         let mut any = LinExpr::new();
+        let mut indep = Vec::with_capacity(comp.len());
         for (k, r) in comp.iter().enumerate() {
             let big = 1 + b * r.iter().map(|x| x.abs()).sum::<i64>();
             let dot: LinExpr = r.iter().zip(&gamma).map(|(&rj, &gj)| LinExpr::term(gj, rj)).sum();
@@ -150,14 +216,15 @@ impl Smo {
             m.add_constraint(format!("indep_{k}_pos"), dot.clone() - LinExpr::from(zp) * big, Cmp::Ge, 1 - big);
             m.add_constraint(format!("indep_{k}_neg"), -dot - LinExpr::from(zn) * big, Cmp::Ge, 1 - big);
             any = any + zp + zn;
+            indep.push((zp, zn));
         }
         m.add_constraint("independent", any, Cmp::Ge, 1);
         // Objective (7): lexmin (η', u_1..u_p, w), then Σ|γ|.
-        let mut objectives = vec![-satisfied];
+        let mut objectives = vec![-satisfied.clone()];
         objectives.extend(bound.objectives());
+        let mut abs_vars = Vec::with_capacity(n);
         if self.options.tie_break_small_hyperplane {
             let mut abs_sum = LinExpr::new();
-            let mut abs_vars = Vec::with_capacity(n);
             for (j, &gj) in gamma.iter().enumerate() {
                 let a = m.add_integer(format!("abs_gamma_{j}"), Some(0), Some(b));
                 m.add_constraint(format!("abs_gamma_{j}_pos"), LinExpr::from(a) - gj, Cmp::Ge, 0);
@@ -171,7 +238,112 @@ impl Smo {
             let position: LinExpr = abs_vars.iter().enumerate().map(|(j, &a)| LinExpr::term(a, j as i64)).sum();
             objectives.push(position);
         }
-        let lex = solver.lex_minimize(&m, &objectives, &self.options.solve).map_err(AllocError::solver(NAME))?;
+        // The largest η by branch and bound over the box of Γ (`presolve`): the valid
+        // inequality `η <= η_max`, and, since every solution of the later stages
+        // attains η_max, the choice of Γ among the hyperplanes attaining it; and a start
+        // point (checked exactly) for the first stage.
+        let sides: Vec<Piece<'_>> =
+            merged.iter().map(|((plus, minus), &weight)| Piece { plus, minus, weight }).collect();
+        let eta = EtaProblem { n, bound: b, pieces: sides, always: 2 * unsplit.len() as i64, free: free.iter().collect(), complement: &comp };
+        let mut start = None;
+        let pre = if self.options.presolve && unsplit.is_empty() { max_eta(&eta) } else { None };
+        // Among the hyperplanes of largest η, those of least (u, w) and tie-breaks
+        // (`presolve::key_of`, exact when the bounding rows have non-negative
+        // coefficients): the later stages choose among them only.
+        let np = params.len();
+        let rows: Vec<&BoundRow> = bound_rows.iter().collect();
+        let pre = pre.and_then(|(eta_max, optima)| {
+            if !rows.iter().all(|r| presolve::up_closed(r, np)) {
+                return (optima.len() <= MAX_CHOICES).then_some((eta_max, optima, None));
+            }
+            // The tie-breaks are objectives only when asked for.
+            let used = if self.options.tie_break_small_hyperplane { usize::MAX } else { np + 1 };
+            let keyed: Vec<(Vec<i128>, Vec<i64>)> = optima
+                .into_iter()
+                .filter_map(|h| {
+                    presolve::key_of(&h, &rows, np, MAX_PARAM_COEF, MAX_CONSTANT).map(|mut k| {
+                        k.truncate(used);
+                        (k, h)
+                    })
+                })
+                .collect();
+            let least = keyed.iter().map(|(k, _)| k.clone()).min()?;
+            let best: Vec<Vec<i64>> = keyed.into_iter().filter(|(k, _)| *k == least).map(|(_, h)| h).collect();
+            (best.len() <= MAX_CHOICES).then_some((eta_max, best, Some(least)))
+        });
+        if let Some((eta_max, optima, key)) = pre {
+            m.add_constraint("eta_max", satisfied, Cmp::Le, eta_max);
+            let mut choose = LinExpr::new();
+            let mut gamma_of: Vec<LinExpr> = g.iter().map(|e| -e.clone()).collect();
+            let mut choices = Vec::with_capacity(optima.len());
+            for (k, h) in optima.iter().enumerate() {
+                let cp = m.add_binary(format!("optimum_{k}_pos"));
+                let cn = m.add_binary(format!("optimum_{k}_neg"));
+                choose = choose + cp + cn;
+                for (e, &hj) in gamma_of.iter_mut().zip(h) {
+                    *e += LinExpr::term(cp, hj) - LinExpr::term(cn, hj);
+                }
+                choices.push((cp, cn));
+            }
+            m.add_constraint("one_optimum", choose, Cmp::Eq, 1);
+            for (j, e) in gamma_of.into_iter().enumerate() {
+                m.add_constraint(format!("gamma_{j}_is_an_optimum"), e, Cmp::Eq, 0);
+            }
+            // At η_max every polyhedron a hyperplane separates counts: the decision
+            // variables are those of the chosen hyperplane.
+            for (k, (&(x1, x2), q)) in xs.iter().zip(&eta.pieces).enumerate() {
+                for (x, side, tag) in [(x1, q.plus, "x1"), (x2, q.minus, "x2")] {
+                    let mut e = LinExpr::from(x);
+                    for (h, &(cp, cn)) in optima.iter().zip(&choices) {
+                        let neg: Vec<i64> = h.iter().map(|v| -v).collect();
+                        if side.holds(h) {
+                            e -= LinExpr::from(cp);
+                        }
+                        if side.holds(&neg) {
+                            e -= LinExpr::from(cn);
+                        }
+                    }
+                    m.add_constraint(format!("K{k}_{tag}_at_optimum"), e, Cmp::Eq, 0);
+                }
+            }
+            let best = &optima[0];
+            let mut point = vec![0.0; m.num_vars()];
+            point[choices[0].0.index()] = 1.0;
+            for (v, &x) in gamma.iter().zip(best) {
+                point[v.index()] = x as f64;
+            }
+            for (&(x1, x2), q) in xs.iter().zip(&eta.pieces) {
+                if q.plus.holds(best) {
+                    point[x1.index()] = 1.0;
+                } else if q.minus.holds(best) {
+                    point[x2.index()] = 1.0;
+                }
+            }
+            for (r, &(zp, zn)) in comp.iter().zip(&indep) {
+                let dot: i64 = r.iter().zip(best).map(|(a, g)| a * g).sum();
+                point[zp.index()] = f64::from(u8::from(dot >= 1));
+                point[zn.index()] = f64::from(u8::from(dot <= -1));
+            }
+            for (&a, &x) in abs_vars.iter().zip(best) {
+                point[a.index()] = x.abs() as f64;
+            }
+            // (u, w) of the chosen hyperplane: its exact minimum when known.
+            let uw: Vec<f64> = match &key {
+                Some(k) => k[..np + 1].iter().map(|&x| x as f64).collect(),
+                None => (0..np).map(|_| MAX_PARAM_COEF as f64).chain(std::iter::once(MAX_CONSTANT as f64)).collect(),
+            };
+            for (&u, &x) in bound.u.iter().zip(&uw) {
+                point[u.index()] = x;
+            }
+            point[bound.w.index()] = uw[np];
+            // Only a point the exact check accepts is offered.
+            if m.check_point(&point).is_ok() {
+                start = Some(point);
+            }
+        }
+        let lex = solver
+            .lex_minimize_from(&m, &objectives, &self.options.solve, start.as_deref())
+            .map_err(AllocError::solver(NAME))?;
         let mut h: Vec<i64> = gamma.iter().map(|&v| lex.solution.int_value(v)).collect();
         normalise_sign(&mut h);
         Ok((h, bound.modulus(&lex.solution, param_space)))
@@ -195,6 +367,7 @@ impl Allocator for Smo {
         let param_space = problem.param_space();
         let n = problem.n_dims();
         let mut pieces = conflict_polyhedra(problem, solver, NAME)?;
+        let mut lin = Linearizer::new();
         let cells = cell_polyhedra(problem, NAME)?;
         let mut hyperplanes: Vec<Vec<i64>> = Vec::new();
         let mut rows = Vec::new();
@@ -203,7 +376,7 @@ impl Allocator for Smo {
                 return Err(AllocError::method(NAME, "no termination after n hyperplanes"));
             }
             let (h, modulus) =
-                self.next_hyperplane(&pieces, &cells, &hyperplanes, &params, &param_space, solver, hyperplanes.len() + 1)?;
+                self.next_hyperplane(&pieces, &cells, &hyperplanes, &params, &param_space, solver, hyperplanes.len() + 1, &mut lin)?;
             pieces = revise_all(&pieces, &h, solver, NAME)?;
             rows.push(StorageRow { hyperplane: h.clone(), modulus: Some(modulus) });
             hyperplanes.push(h);

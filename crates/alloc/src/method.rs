@@ -39,8 +39,18 @@ pub struct Input {
     /// The parameter values at which sizes are compared (`best`) and reported; `None`:
     /// the example's largest instance (its last).
     pub at: Option<BTreeMap<String, i64>>,
-    problems: Mutex<BTreeMap<String, Result<Problem, SuiteError>>>,
-    memo: Mutex<BTreeMap<String, Box<dyn std::any::Any + Send>>>,
+    problems: Mutex<BTreeMap<String, Arc<Mutex<Option<Result<Problem, SuiteError>>>>>>,
+    memo: Mutex<BTreeMap<String, Arc<Mutex<Option<Box<dyn std::any::Any + Send>>>>>>,
+}
+
+/// The slot of `key` in a map of per-key slots (created empty on first use). Each key
+/// has its own lock: one caller computes a value while the others of the same key wait
+/// for it, and other keys are not held up.
+fn slot<V>(map: &Mutex<BTreeMap<String, Arc<Mutex<Option<V>>>>>, key: &str) -> Arc<Mutex<Option<V>>> {
+    // A poisoned lock only means another thread panicked while inserting: the map
+    // itself is still a valid cache.
+    let mut m = map.lock().unwrap_or_else(|p| p.into_inner());
+    m.entry(key.to_string()).or_default().clone()
 }
 
 impl Input {
@@ -60,12 +70,12 @@ impl Input {
         self.at.clone().or_else(|| self.example.instances.last().cloned())
     }
 
-    /// The conflict-set problem of `array` (computed on first use, then shared).
+    /// The conflict-set problem of `array` (computed on first use, then shared; other
+    /// arrays' problems are computed meanwhile).
     pub fn problem(&self, array: &str) -> Result<Problem, SuiteError> {
-        // A poisoned lock only means another thread panicked while inserting: the map
-        // itself is still a valid cache.
-        let mut map = self.problems.lock().unwrap_or_else(|p| p.into_inner());
-        map.entry(array.to_string()).or_insert_with(|| self.example.problem(array)).clone()
+        let cell = slot(&self.problems, array);
+        let mut value = cell.lock().unwrap_or_else(|p| p.into_inner());
+        value.get_or_insert_with(|| self.example.problem(array)).clone()
     }
 }
 
@@ -73,14 +83,17 @@ impl Input {
     /// Work that does not depend on the solver, done once per input and shared by every
     /// backend and method that asks for the same `key` (for instance a conflict set
     /// under one schedule): `compute` runs on the first call, later calls clone its
-    /// value. A key already holding a value of another type is recomputed and replaced.
+    /// value; a call made while the first one computes waits for it (runs in parallel
+    /// do not compute it twice). A key already holding a value of another type is
+    /// recomputed and replaced. `compute` may use the memo with other keys.
     pub fn memo<T: Clone + Send + 'static>(&self, key: &str, compute: impl FnOnce() -> T) -> T {
-        if let Some(v) = self.memo.lock().unwrap_or_else(|p| p.into_inner()).get(key).and_then(|b| b.downcast_ref::<T>()) {
+        let cell = slot(&self.memo, key);
+        let mut value = cell.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(v) = value.as_ref().and_then(|b| b.downcast_ref::<T>()) {
             return v.clone();
         }
-        // Computed without the lock: `compute` may itself use the memo.
         let v = compute();
-        self.memo.lock().unwrap_or_else(|p| p.into_inner()).insert(key.to_string(), Box::new(v.clone()));
+        *value = Some(Box::new(v.clone()));
         v
     }
 }

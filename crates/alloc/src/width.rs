@@ -9,7 +9,7 @@
 //! 3.4.3). Minimising `(u_1, ..., u_p, w)` lexicographically gives the parametric bound
 //! preferred by parameter priority (001 Sec. 4.1.3).
 
-use polyalloc_formulation::farkas::{nonneg_on, FarkasOptions, ParamForm};
+use polyalloc_formulation::farkas::{FarkasOptions, Linearizer, ParamForm};
 use polyalloc_formulation::{AffExpr, BasicSet, Space};
 use polyalloc_ilp::{LinExpr, Model, Solution, VarId};
 
@@ -75,19 +75,46 @@ pub fn diff_form(space: &Space, h: &[LinExpr], sign: i64) -> ParamForm {
 /// nothing where there is no conflict: at `N = 2` a width bound `N - 3` gives the
 /// modulus `N - 2 = 0` (issue 16), which the exact checker refuses.
 pub fn positive_on_cells(model: &mut Model, cells: &[BasicSet], bound: &BoundVars, name: &str) -> polyalloc_formulation::Result<()> {
+    positive_on_cells_with(&mut Linearizer::new(), model, cells, bound, name)
+}
+
+/// [`positive_on_cells`] through `lin` (as [`bound_on_piece_with`]): the rows of a cell
+/// polyhedron whose generators are few are one row per generator.
+pub fn positive_on_cells_with(
+    lin: &mut Linearizer,
+    model: &mut Model,
+    cells: &[BasicSet],
+    bound: &BoundVars,
+    name: &str,
+) -> polyalloc_formulation::Result<()> {
     for (i, piece) in cells.iter().enumerate() {
+        polyalloc_ilp::budget::check()?;
         let mut f = ParamForm::zero(piece.space());
         for (k, &u) in bound.u.iter().enumerate() {
             f.coeffs[k] = LinExpr::from(u);
         }
         f.constant = LinExpr::from(bound.w);
-        nonneg_on(model, piece, &f, &FarkasOptions { name: format!("{name}{i}_cells"), ..Default::default() })?;
+        lin.nonneg_on(model, piece, &f, &FarkasOptions { name: format!("{name}{i}_cells"), ..Default::default() })?;
     }
     Ok(())
 }
 
 /// Emits `u . P + w >= |h . (s - t)|` on `piece` (two Farkas applications).
 pub fn bound_on_piece(
+    model: &mut Model,
+    piece: &BasicSet,
+    h: &[LinExpr],
+    bound: &BoundVars,
+    name: &str,
+) -> polyalloc_formulation::Result<()> {
+    bound_on_piece_with(&mut Linearizer::new(), model, piece, h, bound, name)
+}
+
+/// [`bound_on_piece`] through `lin`, which emits each distinct row of the model once
+/// and computes the generators of each polyhedron once (see
+/// [`polyalloc_formulation::farkas`]).
+pub fn bound_on_piece_with(
+    lin: &mut Linearizer,
     model: &mut Model,
     piece: &BasicSet,
     h: &[LinExpr],
@@ -102,7 +129,7 @@ pub fn bound_on_piece(
             f.coeffs[k] = f.coeffs[k].clone() + LinExpr::from(u);
         }
         f.constant = LinExpr::from(bound.w);
-        nonneg_on(model, piece, &f, &FarkasOptions { name: format!("{name}_{tag}"), ..Default::default() })?;
+        lin.nonneg_on(model, piece, &f, &FarkasOptions { name: format!("{name}_{tag}"), ..Default::default() })?;
     }
     Ok(())
 }

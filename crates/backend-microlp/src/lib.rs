@@ -28,7 +28,11 @@
 //!   polyalloc never initialises, so `threads` and `verbose` have no effect.
 
 use microlp::{ComparisonOp, OptimizationDirection, Problem, SolveOutcome, TerminationReason};
-use polyalloc_ilp::{Cmp, Model, RawSolution, RawStatus, Sense, SolveError, SolveOptions, Solver, VarKind};
+use polyalloc_ilp::{
+    Checked, Cmp, Constraint, Incremental, Model, RawSession, RawSolution, RawStatus, Sense, Session, SolveError,
+    SolveOptions, SolveTimes, Solver, VarKind,
+};
+use std::time::{Duration, Instant};
 
 /// Artificial bound given to integer variables with an infinite bound.
 pub const ARTIFICIAL_BOUND: i64 = 1_000_000_000;
@@ -54,13 +58,62 @@ impl Solver for MicrolpSolver {
     }
 
     fn solve_raw(&self, model: &Model, options: &SolveOptions) -> Result<RawSolution, SolveError> {
-        polyalloc_ilp::solve_with_artificial_bounds(model, ARTIFICIAL_BOUND, |b| solve_with_bound(model, options, b))
+        self.solve_raw_timed(model, options).map(|(r, _)| r)
+    }
+
+    fn solve_raw_timed(&self, model: &Model, options: &SolveOptions) -> Result<(RawSolution, SolveTimes), SolveError> {
+        solve_from(model, options, None)
+    }
+
+    fn incremental(&self) -> Option<&dyn Incremental> {
+        Some(self)
     }
 }
 
-/// One microlp solve with `artificial` as the bound of unbounded integer variables.
-fn solve_with_bound(model: &Model, options: &SolveOptions, artificial: i64) -> Result<RawSolution, SolveError> {
+/// microlp cannot change the objective of a solved MILP, so its sessions rebuild the
+/// problem for every solve (the build is timed as such) and pass the previous optimum
+/// as microlp's `warm_start` (an incumbent from the first node on).
+impl Incremental for MicrolpSolver {
+    fn start<'a>(&'a self, model: &Model, _options: &SolveOptions) -> Result<Box<dyn Session + 'a>, SolveError> {
+        Ok(Box::new(Checked::new(model, Rebuilds, self.name(), Duration::ZERO, Duration::ZERO)))
+    }
+}
+
+/// The backend side of a microlp session: nothing kept but the model itself.
+struct Rebuilds;
+
+impl RawSession for Rebuilds {
+    fn set_objective(&mut self, _model: &Model) -> Result<(), SolveError> {
+        Ok(())
+    }
+    fn add_constraint(&mut self, _model: &Model, _row: &Constraint) -> Result<(), SolveError> {
+        Ok(())
+    }
+    fn solve_raw(&mut self, model: &Model, options: &SolveOptions, start: Option<&[f64]>) -> Result<(RawSolution, SolveTimes), SolveError> {
+        solve_from(model, options, start)
+    }
+}
+
+/// A solve (two when an artificial bound is hit,
+/// [`polyalloc_ilp::solve_with_artificial_bounds`]), from `start` when given.
+fn solve_from(model: &Model, options: &SolveOptions, start: Option<&[f64]>) -> Result<(RawSolution, SolveTimes), SolveError> {
+    let mut times = SolveTimes { build: Some(Duration::ZERO), setup: Some(Duration::ZERO), ..SolveTimes::default() };
+    let r = polyalloc_ilp::solve_with_artificial_bounds(model, ARTIFICIAL_BOUND, |b| solve_with_bound(model, options, b, start, &mut times))?;
+    Ok((r, times))
+}
+
+/// One microlp solve with `artificial` as the bound of unbounded integer variables. The
+/// translation is added to `times.build`, the solve to `times.solve` (microlp has no
+/// separate set-up).
+fn solve_with_bound(
+    model: &Model,
+    options: &SolveOptions,
+    artificial: i64,
+    start: Option<&[f64]>,
+    times: &mut SolveTimes,
+) -> Result<RawSolution, SolveError> {
     {
+        let built = Instant::now();
         let dir = match model.sense() {
             Sense::Minimize => OptimizationDirection::Minimize,
             Sense::Maximize => OptimizationDirection::Maximize,
@@ -68,8 +121,7 @@ fn solve_with_bound(model: &Model, options: &SolveOptions, artificial: i64) -> R
         let mut pb = Problem::new(dir);
         let obj = model.objective();
         let mut vars = Vec::with_capacity(model.num_vars());
-        for (i, v) in model.vars().iter().enumerate() {
-            let id = model.var_ids().nth(i).ok_or_else(|| invalid(model, "variable index".into()))?;
+        for (v, id) in model.vars().iter().zip(model.var_ids()) {
             let c = obj.coef(id) as f64;
             let var = match v.kind {
                 VarKind::Continuous => pb.add_var(
@@ -111,7 +163,14 @@ fn solve_with_bound(model: &Model, options: &SolveOptions, artificial: i64) -> R
         let mut opts = microlp::SolveOptions::default();
         opts.time_limit = options.time_limit;
         opts.mip_gap = options.mip_rel_gap;
-        let outcome = pb.solve_with(opts).map_err(|e| match e {
+        if let Some(point) = start.filter(|p| p.len() == vars.len() && p.iter().all(|x| x.is_finite())) {
+            opts.warm_start = Some(vars.iter().copied().zip(point.iter().copied()).collect());
+        }
+        times.build = Some(times.build.unwrap_or_default() + built.elapsed());
+        let solving = Instant::now();
+        let outcome = pb.solve_with(opts);
+        times.solve += solving.elapsed();
+        let outcome = outcome.map_err(|e| match e {
             microlp::Error::Infeasible => SolveError::Infeasible,
             microlp::Error::Unbounded => SolveError::Unbounded,
             other => SolveError::Solver { backend: "microlp".into(), message: other.to_string() },

@@ -470,25 +470,37 @@ fn list(suite: &std::path::Path, json: bool) -> Result<i32, polyalloc::Error> {
         return Ok(EXIT_OK);
     }
     println!("Examples ({}, in {}):", examples.len(), suite.display());
-    for e in &examples {
-        let arrays = e.allocatable_arrays();
-        let what = if run::is_metadata_only(e) {
-            "metadata only".to_string()
-        } else if arrays.is_empty() {
-            "no array to allocate".to_string()
-        } else {
-            format!("arrays: {}", arrays.join(", "))
-        };
-        println!("  {:<28} {:<22} {}", e.id, what, e.title);
+    // Column widths follow the longest entry, so long names (`goodlp-lpsolve`, a
+    // user's own example ids) keep the descriptions aligned.
+    let rows: Vec<(String, String, String)> = examples
+        .iter()
+        .map(|e| {
+            let arrays = e.allocatable_arrays();
+            let what = if run::is_metadata_only(e) {
+                "metadata only".to_string()
+            } else if arrays.is_empty() {
+                "no array to allocate".to_string()
+            } else {
+                format!("arrays: {}", arrays.join(", "))
+            };
+            (e.id.clone(), what, e.title.clone())
+        })
+        .collect();
+    let w_id = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
+    let w_what = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
+    for (id, what, title) in &rows {
+        println!("  {id:<w_id$} {what:<w_what$} {title}");
     }
     println!("\nMethods:");
+    let w_m = registry.all().map(|m| m.name().len()).max().unwrap_or(0);
     for m in registry.all() {
-        println!("  {:<11} {}", m.name(), m.summary());
+        println!("  {:<w_m$} {}", m.name(), m.summary());
     }
     println!("\nBackends compiled in:");
+    let w_b = backends.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
     for (n, d) in &backends {
         let def = if n == polyalloc::DEFAULT_BACKEND { " (default)" } else { "" };
-        println!("  {:<10} {d}{def}", n);
+        println!("  {n:<w_b$} {d}{def}");
     }
     Ok(EXIT_OK)
 }

@@ -16,11 +16,25 @@
 //! on every integer point). This is exact for integral polyhedra and the standard
 //! (sound) approximation otherwise, as in the papers. Local (existential) columns get
 //! coefficient 0 in `psi`, i.e. `psi` is non-negative on the rational projection.
+//!
+//! **Multipliers eliminated.** The multipliers are continuous unknowns that only
+//! certify; eliminating them (Fourier–Motzkin, as the SMO tool does, 004 Sec. 5) leaves
+//! one row per generator of `D`: `psi(v) >= 0` at every vertex, `>= 0` along every ray,
+//! `= 0` along every line ([`crate::generators`]). The two systems have exactly the same
+//! solutions in the unknowns of `psi`, but the second has no multiplier, no equality
+//! per column, and rows that repeat from one polyhedron to the next (the same vertex
+//! differences), which a [`Linearizer`] emits once. [`nonneg_on`] uses it whenever the
+//! generators are few ([`FarkasOptions::eliminate_multipliers`], on by default, and at
+//! most [`MAX_GENERATOR_ROWS`] rows), and the multipliers otherwise.
 
 use crate::basic::BasicSet;
 use crate::error::{Error, Result};
+use crate::generators::{Generators, DEFAULT_RAY_LIMIT};
+use crate::int::gcd;
 use crate::space::Space;
 use polyalloc_ilp::{Cmp, LinExpr, Model, VarId};
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 /// An affine form over the parameters and dimensions of a space whose coefficients are
 /// affine expressions in ILP variables.
@@ -68,13 +82,21 @@ pub struct FarkasOptions {
     pub integer_multipliers: bool,
     /// Optional finite upper bound of every multiplier (and `|mu|`).
     pub multiplier_bound: Option<i64>,
+    /// Emit one row per generator of the set instead of multipliers when the set has few
+    /// generators (the same solutions in the form's unknowns; see the module
+    /// documentation). Ignored with integer or bounded multipliers, which restrict the
+    /// lemma. On by default.
+    pub eliminate_multipliers: bool,
 }
 
 impl Default for FarkasOptions {
     fn default() -> Self {
-        FarkasOptions { name: "farkas".into(), integer_multipliers: false, multiplier_bound: None }
+        FarkasOptions { name: "farkas".into(), integer_multipliers: false, multiplier_bound: None, eliminate_multipliers: true }
     }
 }
+
+/// At most this many generator rows replace the multipliers of one polyhedron.
+pub const MAX_GENERATOR_ROWS: usize = 256;
 
 /// The multiplier variables created by [`nonneg_on`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,12 +110,173 @@ pub struct FarkasMultipliers {
     pub eq: Vec<VarId>,
 }
 
-/// Emits into `model` the Farkas multipliers and coefficient-matching equalities that
-/// make `form` non-negative on (the rational points of) `set`.
+/// Emits into `model` the constraints that make `form` non-negative on (the rational
+/// points of) `set`: one row per generator of `set` when it has few (see the module
+/// documentation), else the Farkas multipliers and coefficient-matching equalities.
 ///
 /// `form.coeffs` must have one entry per parameter and dimension of `set`'s space. When
-/// `set` is rationally empty nothing is emitted (the condition is vacuous).
+/// `set` is rationally empty nothing is emitted (the condition is vacuous). The
+/// multipliers created are returned (none when they were eliminated).
 pub fn nonneg_on(model: &mut Model, set: &BasicSet, form: &ParamForm, opts: &FarkasOptions) -> Result<FarkasMultipliers> {
+    Linearizer::new().nonneg_on(model, set, form, opts)
+}
+
+/// Identity of a row `expr >= 0` / `expr = 0` (terms, constant, equality).
+type RowKey = (Vec<(VarId, i64)>, i64, bool);
+
+/// Identity of a basic set's constraints (for the generator cache).
+type SetKey = (usize, Vec<Vec<i64>>, Vec<Vec<i64>>);
+
+/// Emits non-negativity conditions into one model, each distinct generator row once
+/// (polyhedra of one conflict set share vertices and rays, hence rows), and keeps the
+/// generators of every polyhedron it has seen (a method solving several models over
+/// the same conflict polyhedra computes them once: [`Linearizer::next_model`]).
+#[derive(Debug, Default)]
+pub struct Linearizer {
+    seen: HashSet<RowKey>,
+    cache: HashMap<SetKey, Option<Rc<Generators>>>,
+    /// Rows emitted from generators, rows skipped as duplicates, rows skipped because
+    /// the variables' bounds imply them.
+    pub generator_rows: usize,
+    pub duplicate_rows: usize,
+    pub implied_rows: usize,
+    /// Polyhedra linearised with multipliers (too many generators, or asked).
+    pub with_multipliers: usize,
+}
+
+impl Linearizer {
+    /// A linearizer for one model.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Starts emitting into another model: forgets the rows emitted, keeps the
+    /// generators computed.
+    pub fn next_model(&mut self) {
+        self.seen.clear();
+    }
+
+    /// The generators of `set` (computed once per distinct set), or `None` when it has
+    /// more than [`MAX_GENERATOR_ROWS`] or the double description gives up.
+    pub fn generators(&mut self, set: &BasicSet) -> Option<Rc<Generators>> {
+        let key = (set.n_local(), set.equalities().to_vec(), set.inequalities().to_vec());
+        self.cache
+            .entry(key)
+            .or_insert_with(|| set.generators(DEFAULT_RAY_LIMIT).filter(|g| g.len() <= MAX_GENERATOR_ROWS).map(Rc::new))
+            .clone()
+    }
+
+    /// [`nonneg_on`], with the rows emitted so far by this linearizer not repeated.
+    pub fn nonneg_on(&mut self, model: &mut Model, set: &BasicSet, form: &ParamForm, opts: &FarkasOptions) -> Result<FarkasMultipliers> {
+        // Model building of large unions is bounded by the run's budget, not only the
+        // solves (issue 16's limits test, 200 conflict polyhedra).
+        polyalloc_ilp::budget::check()?;
+        check_form(set, form)?;
+        if set.is_marked_empty() {
+            return Ok(FarkasMultipliers { lambda0: None, ineq: vec![], eq: vec![] });
+        }
+        if opts.eliminate_multipliers && !opts.integer_multipliers && opts.multiplier_bound.is_none() {
+            if let Some(g) = self.generators(set) {
+                self.nonneg_on_generators(model, &g, form, &opts.name)?;
+                return Ok(FarkasMultipliers { lambda0: None, ineq: vec![], eq: vec![] });
+            }
+        }
+        self.with_multipliers += 1;
+        with_multipliers(model, set, form, opts)
+    }
+
+    /// Emits `form >= 0` on the polyhedron of `gens` (nothing when it is empty): one row
+    /// per vertex and ray, one equality per line, each normalised by the gcd of its
+    /// coefficients and skipped when already emitted.
+    pub fn nonneg_on_generators(&mut self, model: &mut Model, gens: &Generators, form: &ParamForm, name: &str) -> Result<()> {
+        if gens.is_empty() {
+            return Ok(());
+        }
+        let ovf = || Error::Overflow("building generator rows".into());
+        let eval = |d: i64, v: &[i64]| -> Result<LinExpr> {
+            // The homogenised form at (d, v): d * constant + coeffs . v.
+            let mut e = if d == 0 { LinExpr::new() } else { LinExpr::new().checked_add_scaled(&form.constant, d).ok_or_else(ovf)? };
+            for (c, &x) in form.coeffs.iter().zip(v) {
+                if x != 0 {
+                    e = e.checked_add_scaled(c, x).ok_or_else(ovf)?;
+                }
+            }
+            Ok(e)
+        };
+        let mut k = 0usize;
+        let rows = gens
+            .vertices
+            .iter()
+            .map(|(d, v)| (*d, v, false))
+            .chain(gens.rays.iter().map(|r| (0, r, false)))
+            .chain(gens.lines.iter().map(|l| (0, l, true)));
+        for (d, v, eq) in rows {
+            let e = eval(d, v)?;
+            k += 1;
+            self.emit(model, e, eq, || format!("{name}_g{k}"))?;
+        }
+        Ok(())
+    }
+
+    /// Emits `e >= 0` (or `e = 0`) unless it was emitted before or the bounds of its
+    /// variables imply it; normalised by the gcd of its coefficients.
+    pub fn emit(&mut self, model: &mut Model, e: LinExpr, eq: bool, name: impl FnOnce() -> String) -> Result<()> {
+        let g = e.terms().fold(gcd(0, e.constant_part()), |g, (_, c)| gcd(g, c));
+        let div = |x: i64| if g > 1 { x / g } else { x };
+        let mut terms: Vec<(VarId, i64)> = e.terms().map(|(v, c)| (v, div(c))).collect();
+        let mut constant = div(e.constant_part());
+        if eq {
+            // `e = 0` and `-e = 0` are one row.
+            if terms.first().map_or(constant < 0, |&(_, c)| c < 0) {
+                terms.iter_mut().for_each(|t| t.1 = -t.1);
+                constant = -constant;
+            }
+        }
+        if terms.is_empty() {
+            if (eq && constant != 0) || (!eq && constant < 0) {
+                // A form with fixed coefficients that fails on the set: the model is
+                // (correctly) infeasible.
+                let name = format!("{}_false", name());
+                let bad = model.add_continuous(name.clone(), Some(0), None);
+                model.try_add_constraint(name, LinExpr::from(bad), Cmp::Le, -1)?;
+            }
+            return Ok(());
+        }
+        if !eq && implied_by_bounds(model, &terms, constant) {
+            self.implied_rows += 1;
+            return Ok(());
+        }
+        if !self.seen.insert((terms.clone(), constant, eq)) {
+            self.duplicate_rows += 1;
+            return Ok(());
+        }
+        self.generator_rows += 1;
+        let mut row = LinExpr::new();
+        for (v, c) in terms {
+            row.add_term(v, c);
+        }
+        let rhs = constant.checked_neg().ok_or_else(|| Error::Overflow("building generator rows".into()))?;
+        model.try_add_constraint(name(), row, if eq { Cmp::Eq } else { Cmp::Ge }, rhs)?;
+        Ok(())
+    }
+}
+
+/// True when `sum terms + constant >= 0` holds for every value of its variables within
+/// their bounds (an infinite bound on the wrong side means no).
+fn implied_by_bounds(model: &Model, terms: &[(VarId, i64)], constant: i64) -> bool {
+    let mut low = constant as i128;
+    for &(v, c) in terms {
+        let var = model.var(v);
+        let bound = if c > 0 { var.lower } else { var.upper };
+        match bound {
+            Some(b) => low += c as i128 * b as i128,
+            None => return false,
+        }
+    }
+    low >= 0
+}
+
+fn check_form(set: &BasicSet, form: &ParamForm) -> Result<()> {
     let sp = set.space();
     if form.coeffs.len() != sp.n_cols() - 1 {
         return Err(Error::SpaceMismatch(format!(
@@ -102,6 +285,12 @@ pub fn nonneg_on(model: &mut Model, set: &BasicSet, form: &ParamForm, opts: &Far
             sp.n_cols() - 1
         )));
     }
+    Ok(())
+}
+
+/// The multipliers and coefficient-matching equalities of Farkas' lemma.
+fn with_multipliers(model: &mut Model, set: &BasicSet, form: &ParamForm, opts: &FarkasOptions) -> Result<FarkasMultipliers> {
+    let sp = set.space();
     if set.is_marked_empty() || set.is_rationally_empty()? {
         return Ok(FarkasMultipliers { lambda0: None, ineq: vec![], eq: vec![] });
     }

@@ -76,6 +76,7 @@ pub mod coalesce;
 mod conflict;
 mod error;
 pub mod farkas;
+pub mod generators;
 mod fm;
 mod scan;
 pub mod ilp;

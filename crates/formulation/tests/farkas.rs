@@ -96,3 +96,61 @@ fn farkas_constraints_hold_on_every_point() {
         assert_eq!(solver.solve(&m, &SolveOptions::default()).unwrap_err(), SolveError::Infeasible, "{text}");
     }
 }
+
+mod eliminated {
+    //! The generator rows (multipliers eliminated) against the Farkas multipliers: the
+    //! same optimum of every objective over the unknowns of the form, on random
+    //! polyhedra with parameters, equalities, rational vertices and rays.
+    use super::*;
+    use polyalloc_formulation::farkas::Linearizer;
+    use proptest::prelude::*;
+
+    fn optimum(b: &BasicSet, eliminate: bool, obj: (i64, i64, i64, i64)) -> Result<i128, SolveError> {
+        let sp = b.space().clone();
+        let mut m = Model::new("cmp");
+        let cx = m.add_integer("cx", Some(-4), Some(4));
+        let cy = m.add_integer("cy", Some(-4), Some(4));
+        let cn = m.add_integer("cn", Some(-4), Some(4));
+        let c0 = m.add_integer("c0", Some(-30), Some(30));
+        let mut f = ParamForm::zero(&sp);
+        f.add_coeff(&sp, "x", &LinExpr::from(cx)).unwrap();
+        f.add_coeff(&sp, "y", &LinExpr::from(cy)).unwrap();
+        f.add_coeff(&sp, "N", &LinExpr::from(cn)).unwrap();
+        f.add_constant(&LinExpr::from(c0)).unwrap();
+        let opts = FarkasOptions { eliminate_multipliers: eliminate, ..FarkasOptions::default() };
+        let mut lin = Linearizer::new();
+        lin.nonneg_on(&mut m, b, &f, &opts).unwrap();
+        if eliminate {
+            // Small polyhedra always have few generators: no multiplier at all.
+            assert_eq!(lin.with_multipliers, 0);
+        }
+        m.set_objective(
+            Sense::Minimize,
+            LinExpr::from(cx) * obj.0 + LinExpr::from(cy) * obj.1 + LinExpr::from(cn) * obj.2 + LinExpr::from(c0) * obj.3,
+        );
+        MicrolpSolver.solve(&m, &SolveOptions::default()).map(|s| s.objective().round() as i128)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn same_optimum_with_and_without_multipliers(
+            rows in proptest::collection::vec((-3i64..=3, -3i64..=3, -2i64..=2, -6i64..=6), 1..5),
+            eq in proptest::option::of((-2i64..=2, -2i64..=2, -1i64..=1)),
+            obj in (-3i64..=3, -3i64..=3, -3i64..=3, -2i64..=2),
+        ) {
+            let mut cons: Vec<String> = vec!["N >= 1".into(), "x >= -5".into(), "y >= -5".into()];
+            for (a, b, c, d) in &rows {
+                cons.push(format!("{a}x + {b}y + {c}N + {d} >= 0"));
+            }
+            if let Some((a, b, c)) = eq {
+                cons.push(format!("{a}x + {b}y + {c} = 0"));
+            }
+            let text = format!("[N] -> {{ [x, y] : {} }}", cons.join(" and "));
+            let b = BasicSet::parse(&text).unwrap();
+            let with = optimum(&b, false, obj);
+            let without = optimum(&b, true, obj);
+            prop_assert_eq!(with, without, "{}", text);
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! Lexicographic minimisation by successive solves (a capability of every [`Solver`]).
 
 use crate::expr::LinExpr;
+use crate::incremental::open_session;
 use crate::model::{Cmp, Model, Sense};
 use crate::solve::{Solution, SolveError, SolveOptions, Solver};
 
@@ -22,6 +23,11 @@ pub struct LexSolution {
 /// linear form over integer variables with integer coefficients (otherwise the call is
 /// an [`SolveError::InvalidModel`]); the exact optimum comes from the verified point,
 /// not from the solver's floating-point objective. The model's own objective is ignored.
+///
+/// The stages solve one model ([`crate::open_session`]): a backend with the
+/// [`crate::Incremental`] capability keeps it, changes the objective, adds the fixing
+/// row and re-solves from the previous stage's optimum (feasible for the next stage);
+/// any other backend rebuilds it for every stage.
 pub trait LexSolve: Solver {
     /// Minimises `objectives` lexicographically.
     fn lex_minimize(
@@ -29,6 +35,19 @@ pub trait LexSolve: Solver {
         model: &Model,
         objectives: &[LinExpr],
         options: &SolveOptions,
+    ) -> Result<LexSolution, SolveError> {
+        self.lex_minimize_from(model, objectives, options, None)
+    }
+
+    /// [`LexSolve::lex_minimize`] with a point of `model` for the first stage to start
+    /// from (a backend that cannot use it ignores it; so does this method when its
+    /// length is not the number of variables).
+    fn lex_minimize_from(
+        &self,
+        model: &Model,
+        objectives: &[LinExpr],
+        options: &SolveOptions,
+        start: Option<&[f64]>,
     ) -> Result<LexSolution, SolveError> {
         if objectives.is_empty() {
             return Err(SolveError::InvalidModel {
@@ -49,12 +68,16 @@ pub trait LexSolve: Solver {
                 });
             }
         }
-        let mut m = model.clone();
+        let mut session = open_session(self, model, options)?;
         let mut optima = Vec::with_capacity(objectives.len());
-        let mut stages = Vec::with_capacity(objectives.len());
+        let mut stages: Vec<Solution> = Vec::with_capacity(objectives.len());
         for (k, obj) in objectives.iter().enumerate() {
-            m.set_objective(Sense::Minimize, obj.clone());
-            let sol = self.solve(&m, options)?;
+            session.set_objective(Sense::Minimize, obj.clone())?;
+            let from = match stages.last() {
+                Some(prev) => Some(prev.values()),
+                None => start,
+            };
+            let sol = session.solve(options, from)?;
             let opt = sol.objective_exact().ok_or_else(|| SolveError::InvalidModel {
                 model: model.name().to_string(),
                 message: format!("objective {k} could not be evaluated exactly"),
@@ -66,8 +89,7 @@ pub trait LexSolve: Solver {
             optima.push(opt);
             stages.push(sol);
             if k + 1 < objectives.len() {
-                m.try_add_constraint(format!("lex_fix_{k}"), obj.clone(), Cmp::Eq, opt_i64)
-                    .map_err(|e| SolveError::InvalidModel { model: model.name().to_string(), message: e.to_string() })?;
+                session.add_constraint(format!("lex_fix_{k}"), obj.clone(), Cmp::Eq, opt_i64)?;
             }
         }
         let solution = stages.last().cloned().ok_or_else(|| SolveError::InvalidModel {

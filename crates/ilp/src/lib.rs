@@ -24,9 +24,12 @@
 //!   [`SolveError`] (infeasible, unbounded, time limit without incumbent, solver error
 //!   with the solver's message) are kept apart, never collapsed.
 //! * Capabilities are separate traits: [`LexSolve`] (lexicographic minimisation by
-//!   successive solves, blanket-implemented for every solver), [`Model::to_lp_string`]
-//!   (CPLEX LP export), [`Recording`] (a wrapper that logs statistics of every solve and
-//!   can dump every model in LP format).
+//!   successive solves, blanket-implemented for every solver), [`Incremental`] (a backend
+//!   that keeps a model between solves and re-solves it from the previous optimum;
+//!   optional, asked for through [`Solver::incremental`], with a rebuilding fallback),
+//!   [`Model::to_lp_string`] (CPLEX LP export), [`Recording`] (a wrapper that logs
+//!   statistics of every solve, split into model build, solver set-up, solve and exact
+//!   check ([`SolveTimes`]), and can dump every model in LP format).
 //! * [`Registry`]: maps backend names (`microlp`, `highs`, `cbc`) to solvers; the
 //!   `polyalloc-solvers` crate fills it with the backends compiled in.
 //!
@@ -45,6 +48,7 @@
 mod bounds;
 pub mod budget;
 mod expr;
+mod incremental;
 mod lex;
 mod lp_format;
 mod model;
@@ -55,11 +59,12 @@ mod solve;
 
 pub use bounds::{hits_artificial_bound, objective_bounded_over_bounds, solve_with_artificial_bounds};
 pub use expr::{LinExpr, VarId};
+pub use incremental::{open_session, Checked, RawSession, Rebuild};
 pub use lex::{LexSolution, LexSolve};
 pub use model::{Cmp, ConstrId, Constraint, Model, ModelError, Sense, VarKind, Variable};
 pub use record::{Recording, SolveRecord};
 pub use registry::{Registry, RegistryError, SolverFactory, UnknownBackend};
 pub use solve::{
-    verify, RawSolution, RawStatus, Solution, SolutionStatus, SolveError, SolveOptions, Solver,
-    Violation,
+    verify, Incremental, RawSolution, RawStatus, Session, Solution, SolutionStatus, SolveError, SolveOptions, SolveTimes,
+    Solver, Violation,
 };

@@ -1,8 +1,9 @@
 //! [`Recording`]: a [`Solver`] wrapper that records statistics of every solve and can
 //! write every model it is given to a directory in LP format (`--dump-lp`).
 
-use crate::model::Model;
-use crate::solve::{RawSolution, Solution, SolveError, SolveOptions, Solver};
+use crate::expr::LinExpr;
+use crate::model::{Cmp, Model, Sense};
+use crate::solve::{Incremental, RawSolution, Session, Solution, SolveError, SolveOptions, SolveTimes, Solver};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -19,6 +20,9 @@ pub struct SolveRecord {
     pub elapsed: Duration,
     /// `optimal`, `time-limit-feasible`, `gap-limit-feasible`, or the error's text.
     pub outcome: String,
+    /// The time by phase (model build, solver set-up, solve, exact check); `None` when
+    /// the solve failed before reporting it.
+    pub times: Option<SolveTimes>,
 }
 
 /// Wraps a solver; every call to [`Solver::solve`] is recorded (and dumped, if asked).
@@ -94,11 +98,26 @@ impl<S: Solver> Solver for Recording<S> {
         self.inner.solve_raw(model, options)
     }
 
+    fn solve_raw_timed(&self, model: &Model, options: &SolveOptions) -> Result<(RawSolution, SolveTimes), SolveError> {
+        self.inner.solve_raw_timed(model, options)
+    }
+
     fn solve(&self, model: &Model, options: &SolveOptions) -> Result<Solution, SolveError> {
         self.dump(model)?;
         let start = Instant::now();
         let result = self.inner.solve(model, options);
-        let outcome = match &result {
+        self.record(model, start.elapsed(), &result);
+        result
+    }
+
+    fn incremental(&self) -> Option<&dyn Incremental> {
+        self.inner.incremental().map(|_| self as &dyn Incremental)
+    }
+}
+
+impl<S: Solver> Recording<S> {
+    fn record(&self, model: &Model, elapsed: Duration, result: &Result<Solution, SolveError>) {
+        let outcome = match result {
             Ok(s) => match s.status() {
                 crate::SolutionStatus::Optimal => "optimal".to_string(),
                 crate::SolutionStatus::TimeLimitFeasible => "time-limit-feasible".to_string(),
@@ -112,9 +131,53 @@ impl<S: Solver> Solver for Recording<S> {
             num_vars: model.num_vars(),
             num_integer_vars: model.vars().iter().filter(|v| v.kind.is_integral()).count(),
             num_constraints: model.num_constraints(),
-            elapsed: start.elapsed(),
+            elapsed,
             outcome,
+            times: result.as_ref().ok().map(|s| s.times()),
         });
+    }
+}
+
+/// The recording of a session: every solve is dumped (with `--dump-lp`) and recorded
+/// like a solve of the model as it stands.
+struct RecordingSession<'a, S: Solver> {
+    rec: &'a Recording<S>,
+    inner: Box<dyn Session + 'a>,
+}
+
+impl<S: Solver> Incremental for Recording<S> {
+    fn start<'a>(&'a self, model: &Model, options: &SolveOptions) -> Result<Box<dyn Session + 'a>, SolveError> {
+        let inc = self.inner.incremental().ok_or_else(|| SolveError::Solver {
+            backend: self.inner.name().to_string(),
+            message: "the backend keeps no model between solves".into(),
+        })?;
+        Ok(Box::new(RecordingSession { rec: self, inner: inc.start(model, options)? }))
+    }
+}
+
+impl<S: Solver> Session for RecordingSession<'_, S> {
+    fn model(&self) -> &Model {
+        self.inner.model()
+    }
+    fn backend(&self) -> &str {
+        self.inner.backend()
+    }
+    fn set_objective(&mut self, sense: Sense, objective: LinExpr) -> Result<(), SolveError> {
+        self.inner.set_objective(sense, objective)
+    }
+    fn add_constraint(&mut self, name: String, expr: LinExpr, cmp: Cmp, rhs: i64) -> Result<(), SolveError> {
+        self.inner.add_constraint(name, expr, cmp, rhs)
+    }
+    fn solve(&mut self, options: &SolveOptions, start: Option<&[f64]>) -> Result<Solution, SolveError> {
+        self.rec.dump(self.inner.model())?;
+        let begin = Instant::now();
+        let result = self.inner.solve(options, start);
+        // The first solve of a session includes its build and set-up.
+        let elapsed = match &result {
+            Ok(s) => s.elapsed().max(begin.elapsed()),
+            Err(_) => begin.elapsed(),
+        };
+        self.rec.record(self.inner.model(), elapsed, &result);
         result
     }
 }

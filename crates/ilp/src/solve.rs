@@ -1,7 +1,7 @@
 //! The [`Solver`] trait, options, statuses and the exact check of every answer.
 
-use crate::expr::VarId;
-use crate::model::{Cmp, Model};
+use crate::expr::{LinExpr, VarId};
+use crate::model::{Cmp, Model, Sense};
 use std::fmt;
 use std::num::NonZeroUsize;
 use std::time::{Duration, Instant};
@@ -181,6 +181,35 @@ impl SolveError {
     }
 }
 
+/// Where the time of one solve went. A backend that cannot tell its phases apart
+/// reports its whole call as `solve` with `build` and `setup` unknown (`None`); the
+/// built-in backends, HiGHS and CBC measure each phase.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SolveTimes {
+    /// Translating the polyalloc [`Model`] into the backend's representation (zero for
+    /// a re-solve of a kept model, which only translates the change).
+    pub build: Option<Duration>,
+    /// Creating, loading and configuring the backend's instance.
+    pub setup: Option<Duration>,
+    /// The backend's optimisation call(s) (every call when the backend re-solves to
+    /// decide a status).
+    pub solve: Duration,
+    /// polyalloc's exact check of the answer ([`verify`]).
+    pub check: Duration,
+    /// True when the model was kept from an earlier solve and only changed
+    /// ([`Incremental`](Incremental)).
+    pub incremental: bool,
+    /// True when the backend was given a start point (the previous optimum).
+    pub warm_start: bool,
+}
+
+impl SolveTimes {
+    /// Every phase together.
+    pub fn total(&self) -> Duration {
+        self.build.unwrap_or_default() + self.setup.unwrap_or_default() + self.solve + self.check
+    }
+}
+
 /// A solution checked against the model: integer variables rounded and verified exactly.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Solution {
@@ -192,6 +221,7 @@ pub struct Solution {
     exact: bool,
     backend: String,
     elapsed: Duration,
+    times: SolveTimes,
 }
 
 impl Solution {
@@ -237,6 +267,17 @@ impl Solution {
     pub fn elapsed(&self) -> Duration {
         self.elapsed
     }
+    /// The solve's time by phase (model build, solver set-up, solve, exact check).
+    pub fn times(&self) -> SolveTimes {
+        self.times
+    }
+    /// Sets the elapsed time and the phases (for solves run outside [`Solver::solve`],
+    /// such as an [`Incremental`](Incremental) session).
+    pub fn with_times(mut self, elapsed: Duration, times: SolveTimes) -> Self {
+        self.elapsed = elapsed;
+        self.times = times;
+        self
+    }
 }
 
 /// An integer-programming backend.
@@ -251,13 +292,30 @@ pub trait Solver: Send + Sync {
     /// Solves and returns the backend's own floating-point answer, or a faithful status.
     fn solve_raw(&self, model: &Model, options: &SolveOptions) -> Result<RawSolution, SolveError>;
 
+    /// [`Solver::solve_raw`] with the time of each phase. The provided implementation
+    /// times the whole call as `solve` (phases unknown); a backend that can tell model
+    /// build, set-up and solve apart overrides it, and wrappers forward it.
+    fn solve_raw_timed(&self, model: &Model, options: &SolveOptions) -> Result<(RawSolution, SolveTimes), SolveError> {
+        let start = Instant::now();
+        let raw = self.solve_raw(model, options)?;
+        Ok((raw, SolveTimes { solve: start.elapsed(), ..SolveTimes::default() }))
+    }
+
     /// Solves, rounds integer variables and checks the point exactly.
     fn solve(&self, model: &Model, options: &SolveOptions) -> Result<Solution, SolveError> {
         let start = Instant::now();
-        let raw = self.solve_raw(model, options)?;
-        let mut sol = verify(model, raw, self.name())?;
-        sol.elapsed = start.elapsed();
-        Ok(sol)
+        let (raw, mut times) = self.solve_raw_timed(model, options)?;
+        let check = Instant::now();
+        let sol = verify(model, raw, self.name())?;
+        times.check = check.elapsed();
+        Ok(sol.with_times(start.elapsed(), times))
+    }
+
+    /// The [`Incremental`](Incremental) capability (a model kept between solves,
+    /// changed and re-solved from the previous optimum), when the backend has it.
+    /// `None` by default: callers then rebuild the model for every solve.
+    fn incremental(&self) -> Option<&dyn Incremental> {
+        None
     }
 }
 
@@ -271,6 +329,12 @@ impl<S: Solver + ?Sized> Solver for &S {
     fn solve(&self, model: &Model, options: &SolveOptions) -> Result<Solution, SolveError> {
         (**self).solve(model, options)
     }
+    fn solve_raw_timed(&self, model: &Model, options: &SolveOptions) -> Result<(RawSolution, SolveTimes), SolveError> {
+        (**self).solve_raw_timed(model, options)
+    }
+    fn incremental(&self) -> Option<&dyn Incremental> {
+        (**self).incremental()
+    }
 }
 
 impl<S: Solver + ?Sized> Solver for Box<S> {
@@ -282,6 +346,12 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
     }
     fn solve(&self, model: &Model, options: &SolveOptions) -> Result<Solution, SolveError> {
         (**self).solve(model, options)
+    }
+    fn solve_raw_timed(&self, model: &Model, options: &SolveOptions) -> Result<(RawSolution, SolveTimes), SolveError> {
+        (**self).solve_raw_timed(model, options)
+    }
+    fn incremental(&self) -> Option<&dyn Incremental> {
+        (**self).incremental()
     }
 }
 
@@ -295,6 +365,36 @@ impl<S: Solver + ?Sized> Solver for std::sync::Arc<S> {
     fn solve(&self, model: &Model, options: &SolveOptions) -> Result<Solution, SolveError> {
         (**self).solve(model, options)
     }
+    fn solve_raw_timed(&self, model: &Model, options: &SolveOptions) -> Result<(RawSolution, SolveTimes), SolveError> {
+        (**self).solve_raw_timed(model, options)
+    }
+    fn incremental(&self) -> Option<&dyn Incremental> {
+        (**self).incremental()
+    }
+}
+
+/// A backend that keeps a model between solves (capability, see [`crate::open_session`]).
+pub trait Incremental: Send + Sync {
+    /// Loads `model` into a new session of the backend. Translation and set-up are
+    /// timed and reported with the session's first solve.
+    fn start<'a>(&'a self, model: &Model, options: &SolveOptions) -> Result<Box<dyn Session + 'a>, SolveError>;
+}
+
+/// A model held between solves: the objective replaced, rows added, re-solved. Every
+/// solution is checked exactly against [`Session::model`].
+pub trait Session {
+    /// The model as it stands (the original with every change applied).
+    fn model(&self) -> &Model;
+    /// The backend's registry name.
+    fn backend(&self) -> &str;
+    /// Replaces the objective.
+    fn set_objective(&mut self, sense: Sense, objective: LinExpr) -> Result<(), SolveError>;
+    /// Adds the row `expr cmp rhs` (a constant part of `expr` moves to the right).
+    fn add_constraint(&mut self, name: String, expr: LinExpr, cmp: Cmp, rhs: i64) -> Result<(), SolveError>;
+    /// Solves the current model; `start` is a point (one value per variable) to start
+    /// from, for instance the optimum of the previous objective, feasible for the model
+    /// as it stands. A backend may ignore it; a start of the wrong length is ignored.
+    fn solve(&mut self, options: &SolveOptions, start: Option<&[f64]>) -> Result<Solution, SolveError>;
 }
 
 /// Distance from an integer accepted as "integral" before rounding. Solvers return
@@ -439,6 +539,7 @@ pub fn verify(model: &Model, raw: RawSolution, backend: &str) -> Result<Solution
         exact: checked.exact,
         backend: backend.to_string(),
         elapsed: Duration::ZERO,
+        times: SolveTimes::default(),
     })
 }
 

@@ -47,10 +47,51 @@ pub struct IlpStat {
     pub num_vars: usize,
     pub num_integer_vars: usize,
     pub num_constraints: usize,
-    /// Solve time in milliseconds.
+    /// Solve time in milliseconds (every phase below together).
     pub ms: f64,
     /// `optimal`, `time-limit-feasible`, `gap-limit-feasible`, or the error.
     pub outcome: String,
+    /// Translating the model into the backend's representation (ms; absent when the
+    /// backend does not tell its phases apart, or the solve failed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build_ms: Option<f64>,
+    /// Creating, loading and configuring the backend's instance (ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setup_ms: Option<f64>,
+    /// The backend's solve call(s) alone, without build and set-up (ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solver_ms: Option<f64>,
+    /// polyalloc's exact check of the answer (ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check_ms: Option<f64>,
+    /// True when the model was kept from the previous solve and only changed (a
+    /// lexicographic stage on a backend with the `Incremental` capability).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub kept: bool,
+    /// True when the backend was given a start point (the previous optimum).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub warm_start: bool,
+}
+
+impl IlpStat {
+    /// The statistics of one recorded solve.
+    pub fn of(s: &polyalloc_ilp::SolveRecord) -> IlpStat {
+        let t = s.times;
+        IlpStat {
+            model: s.model.clone(),
+            num_vars: s.num_vars,
+            num_integer_vars: s.num_integer_vars,
+            num_constraints: s.num_constraints,
+            ms: ms(s.elapsed),
+            outcome: s.outcome.clone(),
+            build_ms: t.and_then(|t| t.build).map(ms),
+            setup_ms: t.and_then(|t| t.setup).map(ms),
+            solver_ms: t.map(|t| ms(t.solve)),
+            check_ms: t.map(|t| ms(t.check)),
+            kept: t.is_some_and(|t| t.incremental),
+            warm_start: t.is_some_and(|t| t.warm_start),
+        }
+    }
 }
 
 /// One (example, array, method, backend) result. See the README for the schema.
@@ -129,6 +170,11 @@ pub struct Record {
     pub ilps: Vec<IlpStat>,
     /// Sum of the ILP solve times (ms).
     pub solve_ms: f64,
+    /// Sum of the backends' solve calls alone (ms): `solve_ms` without model build,
+    /// solver set-up and exact check, where the backend reports its phases. Absent when
+    /// no ILP reported them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solver_ms: Option<f64>,
     /// Wall-clock time of the method, ILPs included (ms).
     #[serde(default)]
     pub method_ms: f64,
@@ -241,6 +287,7 @@ impl Record {
             execution: None,
             ilps: Vec::new(),
             solve_ms: 0.0,
+            solver_ms: None,
             method_ms: 0.0,
             verify_ms: 0.0,
             shared: None,

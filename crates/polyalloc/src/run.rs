@@ -7,7 +7,10 @@ use polyalloc_alloc::{verify, verify_shared, AllocError, Execution, ExecutionChe
 use polyalloc_program::exec::Executor;
 use polyalloc_program::ProgramError;
 use polyalloc_formulation::Polynomial;
-use polyalloc_ilp::{budget, Model, RawSolution, RawStatus, Recording, SolveError, SolveOptions, SolveRecord, Solver};
+use polyalloc_ilp::{
+    budget, Cmp, Incremental, LinExpr, Model, RawSolution, RawStatus, Recording, Sense, Session, Solution, SolutionStatus,
+    SolveError, SolveOptions, SolveRecord, SolveTimes, Solver,
+};
 use polyalloc_suite::Example;
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -205,33 +208,91 @@ impl<S: Solver> Budgeted<S> {
     }
 }
 
-impl<S: Solver> Solver for Budgeted<S> {
-    fn name(&self) -> &str {
-        self.inner.name()
-    }
-
-    fn solve_raw(&self, model: &Model, options: &SolveOptions) -> Result<RawSolution, SolveError> {
+impl<S: Solver> Budgeted<S> {
+    /// The options of one solve under the budget: the time left (the tighter of this
+    /// solver's budget and the thread's [`polyalloc_ilp::budget`]) when it is less than
+    /// asked, with the error to report when that limit stops the solve (`None`: the
+    /// limit is the caller's own); `Err` when a budget is used up.
+    fn limited<'o>(&self, options: &'o SolveOptions) -> Result<(std::borrow::Cow<'o, SolveOptions>, Option<SolveError>), SolveError> {
         budget::check()?;
-        // The tighter of this solver's budget and the thread's.
         let own = self.deadline.map(|d| (d.saturating_duration_since(Instant::now()), self.exhausted()));
         let thread = budget::remaining().zip(budget::exhausted());
         let limit = match (own, thread) {
             (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
             (a, b) => a.or(b),
         };
-        let Some((remaining, exhausted)) = limit else { return self.inner.solve_raw(model, options) };
+        let Some((remaining, exhausted)) = limit else { return Ok((std::borrow::Cow::Borrowed(options), None)) };
         if remaining.is_zero() {
             return Err(exhausted);
         }
-        let ours = options.time_limit.is_none_or(|t| remaining < t);
-        let mut o = options.clone();
-        if ours {
-            o.time_limit = Some(remaining);
+        if options.time_limit.is_some_and(|t| t <= remaining) {
+            return Ok((std::borrow::Cow::Borrowed(options), None));
         }
-        match self.inner.solve_raw(model, &o) {
-            Ok(r) if ours && r.status == RawStatus::TimeLimit => Err(exhausted),
-            Err(SolveError::TimeLimitNoIncumbent) if ours => Err(exhausted),
-            other => other,
+        let mut o = options.clone();
+        o.time_limit = Some(remaining);
+        Ok((std::borrow::Cow::Owned(o), Some(exhausted)))
+    }
+}
+
+impl<S: Solver> Solver for Budgeted<S> {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn solve_raw(&self, model: &Model, options: &SolveOptions) -> Result<RawSolution, SolveError> {
+        self.solve_raw_timed(model, options).map(|(r, _)| r)
+    }
+
+    fn solve_raw_timed(&self, model: &Model, options: &SolveOptions) -> Result<(RawSolution, SolveTimes), SolveError> {
+        let (o, ours) = self.limited(options)?;
+        match (self.inner.solve_raw_timed(model, &o), ours) {
+            (Ok((r, _)), Some(e)) if r.status == RawStatus::TimeLimit => Err(e),
+            (Err(SolveError::TimeLimitNoIncumbent), Some(e)) => Err(e),
+            (other, _) => other,
+        }
+    }
+
+    fn incremental(&self) -> Option<&dyn Incremental> {
+        self.inner.incremental().map(|_| self as &dyn Incremental)
+    }
+}
+
+/// A session under the budget: every solve gets the time left.
+struct BudgetedSession<'a, S: Solver> {
+    budget: &'a Budgeted<S>,
+    inner: Box<dyn Session + 'a>,
+}
+
+impl<S: Solver> Incremental for Budgeted<S> {
+    fn start<'a>(&'a self, model: &Model, options: &SolveOptions) -> Result<Box<dyn Session + 'a>, SolveError> {
+        let inc = self.inner.incremental().ok_or_else(|| SolveError::Solver {
+            backend: self.inner.name().to_string(),
+            message: "the backend keeps no model between solves".into(),
+        })?;
+        let (o, _) = self.limited(options)?;
+        Ok(Box::new(BudgetedSession { budget: self, inner: inc.start(model, &o)? }))
+    }
+}
+
+impl<S: Solver> Session for BudgetedSession<'_, S> {
+    fn model(&self) -> &Model {
+        self.inner.model()
+    }
+    fn backend(&self) -> &str {
+        self.inner.backend()
+    }
+    fn set_objective(&mut self, sense: Sense, objective: LinExpr) -> Result<(), SolveError> {
+        self.inner.set_objective(sense, objective)
+    }
+    fn add_constraint(&mut self, name: String, expr: LinExpr, cmp: Cmp, rhs: i64) -> Result<(), SolveError> {
+        self.inner.add_constraint(name, expr, cmp, rhs)
+    }
+    fn solve(&mut self, options: &SolveOptions, start: Option<&[f64]>) -> Result<Solution, SolveError> {
+        let (o, ours) = self.budget.limited(options)?;
+        match (self.inner.solve(&o, start), ours) {
+            (Ok(s), Some(e)) if s.status() == SolutionStatus::TimeLimitFeasible => Err(e),
+            (Err(SolveError::TimeLimitNoIncumbent), Some(e)) => Err(e),
+            (other, _) => other,
         }
     }
 }
@@ -616,17 +677,9 @@ impl Record {
     /// The record of a run: its mapping, verification, statistics and details, or its
     /// failure with the status, kind and message.
     pub fn from_run(example: &str, run: &Result<Verified, RunError>, size_params: Option<&BTreeMap<String, i64>>) -> Record {
-        let ilp_stats = |ilps: &[SolveRecord]| -> Vec<IlpStat> {
-            ilps.iter()
-                .map(|s| IlpStat {
-                    model: s.model.clone(),
-                    num_vars: s.num_vars,
-                    num_integer_vars: s.num_integer_vars,
-                    num_constraints: s.num_constraints,
-                    ms: ms(s.elapsed),
-                    outcome: s.outcome.clone(),
-                })
-                .collect()
+        let ilp_stats = |ilps: &[SolveRecord]| -> Vec<IlpStat> { ilps.iter().map(IlpStat::of).collect() };
+        let solver_ms = |stats: &[IlpStat]| -> Option<f64> {
+            stats.iter().any(|s| s.solver_ms.is_some()).then(|| stats.iter().filter_map(|s| s.solver_ms).sum())
         };
         match run {
             Ok(v) => {
@@ -645,6 +698,7 @@ impl Record {
                 r.execution = v.execution.as_ref().map(|e| e.summary.clone());
                 r.ilps = ilp_stats(&v.ilps);
                 r.solve_ms = r.ilps.iter().map(|s| s.ms).sum();
+                r.solver_ms = solver_ms(&r.ilps);
                 r.method_ms = ms(v.method_time);
                 r.verify_ms = ms(v.verify_time);
                 r.details = v.outcome.details.clone();
@@ -676,6 +730,7 @@ impl Record {
                 }
                 r.ilps = ilp_stats(&e.ilps);
                 r.solve_ms = r.ilps.iter().map(|s| s.ms).sum();
+                r.solver_ms = solver_ms(&r.ilps);
                 r.method_ms = ms(e.method_time);
                 r.verify_ms = ms(e.verify_time);
                 r

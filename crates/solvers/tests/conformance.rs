@@ -82,3 +82,72 @@ fn concurrent_solves_agree() {
         });
     }
 }
+
+/// A backend with its `Incremental` capability hidden: lexicographic solves rebuild the
+/// model for every stage (the generic fallback a backend without the capability gets).
+struct Rebuilding<'a>(&'a dyn polyalloc_ilp::Solver);
+
+impl polyalloc_ilp::Solver for Rebuilding<'_> {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+    fn solve_raw(&self, m: &polyalloc_ilp::Model, o: &polyalloc_ilp::SolveOptions) -> Result<polyalloc_ilp::RawSolution, polyalloc_ilp::SolveError> {
+        self.0.solve_raw(m, o)
+    }
+}
+
+/// Every built-in backend keeps its model between lexicographic stages, and the kept
+/// model gives the same optima as the rebuilding fallback, on every case with a
+/// lexicographic objective and on lexicographic versions of the others.
+#[test]
+fn kept_models_agree_with_rebuilt_ones() {
+    use polyalloc_ilp::{LexSolve, LinExpr, Recording, SolveOptions};
+    let reg = registry();
+    for name in reg.names() {
+        let solver = reg.create(name).expect("backend");
+        assert!(solver.incremental().is_some(), "{name} keeps no model");
+        for case in all_cases().into_iter().filter(|c| c.time_limit.is_none()) {
+            let objectives: Vec<LinExpr> = if case.lex.is_empty() {
+                // The case's own objective, then each integer variable in turn.
+                let mut objs = vec![case.model.objective().clone()];
+                objs.extend(case.model.var_ids().filter(|v| case.model.var(*v).kind.is_integral()).map(LinExpr::from));
+                objs
+            } else {
+                case.lex.clone()
+            };
+            if objectives.iter().any(|o| o.terms().any(|(v, _)| !case.model.var(v).kind.is_integral())) {
+                continue;
+            }
+            let rec = Recording::new(solver.as_ref());
+            let kept = rec.lex_minimize(&case.model, &objectives, &SolveOptions::default()).map(|l| l.optima);
+            let rebuilt = Rebuilding(solver.as_ref()).lex_minimize(&case.model, &objectives, &SolveOptions::default()).map(|l| l.optima);
+            assert_eq!(kept, rebuilt, "{name} / {}", case.name);
+            if kept.is_ok() {
+                let records = rec.take_records();
+                assert_eq!(records.len(), objectives.len(), "{name} / {}", case.name);
+                // The stages after the first re-solve the kept model from the previous optimum.
+                for (k, r) in records.iter().enumerate() {
+                    let t = r.times.expect("times of a solved stage");
+                    assert_eq!(t.incremental, k > 0, "{name} / {} stage {k}", case.name);
+                    assert_eq!(t.warm_start, k > 0, "{name} / {} stage {k}", case.name);
+                    assert!(t.build.is_some() && t.setup.is_some(), "{name} reports its phases");
+                }
+            }
+        }
+    }
+}
+
+/// A plain solve reports where its time went, on every backend.
+#[test]
+fn solves_report_their_phases() {
+    let reg = registry();
+    for name in reg.names() {
+        let solver = reg.create(name).expect("backend");
+        let case = polyalloc_solvers::conformance::knapsack_general();
+        let sol = solver.solve(&case.model, &polyalloc_ilp::SolveOptions::default()).expect("solves");
+        let t = sol.times();
+        assert!(t.build.is_some() && t.setup.is_some(), "{name}: {t:?}");
+        assert!(t.total() <= sol.elapsed() + std::time::Duration::from_millis(1), "{name}: {t:?} vs {:?}", sol.elapsed());
+        assert!(!t.incremental && !t.warm_start);
+    }
+}
