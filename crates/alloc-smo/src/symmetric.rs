@@ -18,9 +18,10 @@
 //! gives the same mapping:
 //!
 //! 1. the symmetric closure of the conflict set is enumerated at one instance (the
-//!    largest of the problem's instances whose conflict pairs number at most
-//!    [`SmoSymOptions::pair_limit`]) and reduced to its set `D` of differences `s - t`
-//!    (one of `d`, `-d`);
+//!    largest of the problem's instances with conflicts whose conflict pairs number at
+//!    most [`SmoSymOptions::pair_limit`]; else the parameter values of a sample point
+//!    of a conflict polyhedron) and reduced to its set `D` of differences `s - t` (one
+//!    of `d`, `-d`);
 //! 2. an exact branch and bound over the primitive hyperplanes with coefficients in
 //!    `[-b, b]` ([`SmoSymOptions::coef_bound`]) finds the sequence `Γ_1, ..., Γ_m` with
 //!    the smallest product of moduli `Π (max_{d in D_k} |Γ_k . d| + 1)` at that
@@ -31,15 +32,18 @@
 //!    revised by `Γ_1..Γ_{k-1}` (Farkas, lexicographic `(u, w)`, moduli at least 1 on the
 //!    array's cells), and the polyhedra are revised by `Γ_k`. When conflicts remain for
 //!    some parameter values after the chosen hyperplanes (the instance had none of
-//!    them), the search is repeated on the remaining conflicts at another instance.
+//!    them), the search is repeated on the remaining conflicts at another instance (or
+//!    at the parameter values of a sample point of a remaining polyhedron).
 //!
 //! Ties go to the first sequence found: candidates are explored in order of modulus,
 //! then of `Σ|γ|`, then of `Σ j |γ_j|` (SMO's tie-break), so answers are deterministic.
 //! Costs and limits: the search is exact up to [`SmoSymOptions::node_limit`] nodes (past
 //! it the best sequence found so far is returned, still verified like every mapping)
 //! and stops with the run's time budget (`polyalloc_ilp::budget`);
-//! the enumeration is bounded by the pair limit (no instance small enough: a method
-//! error). The moduli are SMO's parametric bounds, so the size at the search instance
+//! the enumeration is bounded by the pair limit. With nothing finite to search at (no
+//! instance or sample point whose conflicts can be enumerated, e.g. a relation
+//! unbounded outside the array's cells) `smo-sym` answers as `smo` on the relation as
+//! given, the one case where its answer depends on the orientation. The moduli are SMO's parametric bounds, so the size at the search instance
 //! can exceed the product the search minimised when a bound is not tight there.
 
 use polyalloc_alloc::pieces::{cell_polyhedra, conflict_polyhedra, revise_all};
@@ -224,7 +228,7 @@ impl Allocator for SmoSym {
             let mut diffs = None;
             for k in (0..problem.instances.len()).rev() {
                 if at_instance[k].is_none() {
-                    at_instance[k] = Some(differences(&symmetric, &problem.instances[k], self.options.pair_limit).map_err(&fe)?);
+                    at_instance[k] = Some(differences(&symmetric, &problem.instances[k], self.options.pair_limit).unwrap_or(None));
                 }
                 let Some(Some(all)) = &at_instance[k] else { continue };
                 let rest: Vec<Vec<i64>> = all.iter().filter(|d| hyperplanes.iter().all(|h| dot(h, d) == 0)).cloned().collect();
@@ -233,7 +237,26 @@ impl Allocator for SmoSym {
                     break;
                 }
             }
+            // None of the instances has them: the parameter values of a sample point of
+            // a remaining polyhedron do.
+            if diffs.is_none() {
+                for piece in &pieces {
+                    let Some(sample) = piece.sample(solver).map_err(&fe)? else { continue };
+                    let Ok(Some(all)) = differences(&symmetric, &sample.params, self.options.pair_limit) else { continue };
+                    let rest: Vec<Vec<i64>> = all.into_iter().filter(|d| hyperplanes.iter().all(|h| dot(h, d) == 0)).collect();
+                    if !rest.is_empty() {
+                        diffs = Some(rest);
+                        break;
+                    }
+                }
+            }
             let Some(diffs) = diffs else {
+                // Nothing finite to search at (a relation unbounded outside the array's
+                // cells, conflicts only beyond every instance): SMO itself, on the
+                // relation as given, so the answer then depends on its orientation.
+                if hyperplanes.is_empty() {
+                    return crate::Smo::default().find_mapping(problem, solver);
+                }
                 return Err(AllocError::method(
                     NAME,
                     format!("conflicts remain but no instance has them with at most {} conflict pairs to search at", self.options.pair_limit),
