@@ -2,12 +2,13 @@
 //! make good_lp's answers faithful.
 
 use crate::kind::GoodLpKind;
-use crate::run::{run, Attempt, Settings};
+use crate::run::{run, take_phases, Attempt, Settings};
 use crate::translate::{translate, Translation};
 use polyalloc_ilp::{
     objective_bounded_over_bounds, solve_with_artificial_bounds, Cmp, LinExpr, Model, RawSolution, RawStatus, Sense,
-    SolveError, SolveOptions, Solver,
+    SolveError, SolveOptions, SolveTimes, Solver,
 };
+use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 /// Artificial bound of unbounded integer variables for microlp (the direct microlp
@@ -57,6 +58,37 @@ impl Solver for GoodLpSolver {
     }
 
     fn solve_raw(&self, model: &Model, options: &SolveOptions) -> Result<RawSolution, SolveError> {
+        self.solve_raw_timed(model, options).map(|(raw, _)| raw)
+    }
+
+    /// Build is the translation into good_lp's expressions, set-up what good_lp does
+    /// before its `solve()` call, solve that call: summed over every good_lp call of
+    /// this solve. Each translation and call happens on this thread.
+    fn solve_raw_timed(&self, model: &Model, options: &SolveOptions) -> Result<(RawSolution, SolveTimes), SolveError> {
+        take_phases();
+        BUILD.with(|b| b.set(Duration::ZERO));
+        let raw = self.solve_untimed(model, options)?;
+        let (setup, solve) = take_phases();
+        let build = BUILD.with(|b| b.replace(Duration::ZERO));
+        Ok((raw, SolveTimes { build: Some(build), setup: Some(setup), solve, ..SolveTimes::default() }))
+    }
+}
+
+thread_local! {
+    /// Translation time of the current solve on this thread (see `solve_raw_timed`).
+    static BUILD: Cell<Duration> = const { Cell::new(Duration::ZERO) };
+}
+
+/// [`translate`], its time added to the current solve's build time.
+fn timed_translate(model: &Model, how: Translation) -> crate::translate::Translated {
+    let start = Instant::now();
+    let t = translate(model, how);
+    BUILD.with(|b| b.set(b.get() + start.elapsed()));
+    t
+}
+
+impl GoodLpSolver {
+    fn solve_untimed(&self, model: &Model, options: &SolveOptions) -> Result<RawSolution, SolveError> {
         if model.num_vars() == 0 {
             // HiGHS ("ModelEmpty") and CBC (cannot load) reject an empty model; its only
             // point is the empty one.
@@ -109,7 +141,7 @@ impl GoodLpSolver {
         let kind = self.kind;
         let settings = self.settings(options, start, presolve);
         let began = Instant::now();
-        let attempt = run(kind, translate(model, self.translation(artificial_bound, false)), &settings);
+        let attempt = run(kind, timed_translate(model, self.translation(artificial_bound, false)), &settings);
         let ran_out = settings.time_limit.is_some_and(|l| began.elapsed() >= kind.effective_time_limit(l));
         match attempt {
             Attempt::Point { status, values } => {
@@ -176,7 +208,7 @@ impl GoodLpSolver {
         if settings.time_limit.is_some_and(|l| l.is_zero()) {
             return Err(undecided(claim));
         }
-        let feasibility = translate(model, self.translation(artificial_bound, true));
+        let feasibility = timed_translate(model, self.translation(artificial_bound, true));
         let feasible = match run(self.kind, feasibility, &settings) {
             Attempt::Point { values, .. } if model.check_point(&values).is_ok() => Some(true),
             Attempt::Infeasible => Some(false),
@@ -237,7 +269,7 @@ impl GoodLpSolver {
         if settings.time_limit.is_some_and(|l| l.is_zero()) {
             return None;
         }
-        match run(self.kind, translate(aux, self.translation(None, false)), &settings) {
+        match run(self.kind, timed_translate(aux, self.translation(None, false)), &settings) {
             Attempt::Point { values, .. } if aux.check_point(&values).is_ok() => Some(values),
             _ => None,
         }

@@ -7,7 +7,28 @@ use good_lp::{Constraint, ResolutionError, Solution, SolutionStatus, SolverModel
 use polyalloc_ilp::RawStatus;
 use std::num::NonZeroUsize;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::time::Duration;
+use std::cell::Cell;
+use std::time::{Duration, Instant};
+
+thread_local! {
+    /// Set-up and solve time of the good_lp calls made on this thread since the last
+    /// [`take_phases`]: a `solve_raw` may call good_lp several times (artificial bounds,
+    /// a re-solve without presolve, settling a status), and every call counts. A solve
+    /// runs synchronously on the caller's thread, so a thread-local sum is exact.
+    static PHASES: Cell<(Duration, Duration)> = const { Cell::new((Duration::ZERO, Duration::ZERO)) };
+}
+
+/// The (set-up, solve) time summed since the previous call, and resets the sums.
+pub(crate) fn take_phases() -> (Duration, Duration) {
+    PHASES.with(|p| p.replace((Duration::ZERO, Duration::ZERO)))
+}
+
+fn add_phases(setup: Duration, solve: Duration) {
+    PHASES.with(|p| {
+        let (a, b) = p.get();
+        p.set((a + setup, b + solve));
+    });
+}
 
 /// The options of one solve, as this crate passes them to good_lp.
 #[derive(Clone, Debug)]
@@ -47,7 +68,8 @@ pub(crate) enum Attempt {
 /// failures (lp_solve's "could not add constraint", unknown status codes): a panic is
 /// caught and becomes [`Attempt::Failed`], never a crash of the caller.
 pub(crate) fn run(kind: GoodLpKind, t: Translated, s: &Settings) -> Attempt {
-    let outcome = catch_unwind(AssertUnwindSafe(|| run_unguarded(kind, t, s)));
+    let began = Instant::now();
+    let outcome = catch_unwind(AssertUnwindSafe(|| run_unguarded(kind, t, s, began)));
     match outcome {
         Ok(a) => a,
         Err(payload) => {
@@ -67,7 +89,7 @@ fn gap32(gap: f64) -> f32 {
     gap as f32
 }
 
-fn run_unguarded(kind: GoodLpKind, t: Translated, s: &Settings) -> Attempt {
+fn run_unguarded(kind: GoodLpKind, t: Translated, s: &Settings, began: Instant) -> Attempt {
     let Translated { problem, constraints, handles } = t;
     match kind {
         #[cfg(feature = "microlp")]
@@ -82,7 +104,7 @@ fn run_unguarded(kind: GoodLpKind, t: Translated, s: &Settings) -> Attempt {
             if let Some(limit) = s.time_limit {
                 m = m.with_time_limit(limit.as_secs_f64());
             }
-            finish(m, constraints, &handles)
+            finish(m, constraints, &handles, began)
         }
         #[cfg(feature = "highs")]
         GoodLpKind::Highs => {
@@ -103,7 +125,7 @@ fn run_unguarded(kind: GoodLpKind, t: Translated, s: &Settings) -> Attempt {
             if !s.presolve {
                 m = m.set_presolve(HighsPresolveType::Off);
             }
-            finish(m, constraints, &handles)
+            finish(m, constraints, &handles, began)
         }
         #[cfg(feature = "cbc")]
         GoodLpKind::Cbc => {
@@ -135,7 +157,7 @@ fn run_unguarded(kind: GoodLpKind, t: Translated, s: &Settings) -> Attempt {
                 Ok(m) => m,
                 Err(e) => return Attempt::Failed(format!("MIP gap rejected: {e}")),
             };
-            finish(m, constraints, &handles)
+            finish(m, constraints, &handles, began)
         }
         #[cfg(feature = "lpsolve")]
         GoodLpKind::LpSolve => {
@@ -150,20 +172,25 @@ fn run_unguarded(kind: GoodLpKind, t: Translated, s: &Settings) -> Attempt {
             if let Some(limit) = s.time_limit {
                 m = m.with_time_limit(kind.effective_time_limit(limit).as_secs_f64());
             }
-            finish(m, constraints, &handles)
+            finish(m, constraints, &handles, began)
         }
     }
 }
 
-/// Adds the rows, solves, and reads the point in polyalloc's variable order.
-fn finish<M>(mut m: M, constraints: Vec<Constraint>, handles: &[Variable]) -> Attempt
+/// Adds the rows, solves, and reads the point in polyalloc's variable order. Set-up is
+/// everything good_lp does from `began` (the solver instance, its options, the rows)
+/// until `solve()`; solve is that call.
+fn finish<M>(mut m: M, constraints: Vec<Constraint>, handles: &[Variable], began: Instant) -> Attempt
 where
     M: SolverModel<Error = ResolutionError>,
 {
     for c in constraints {
         m.add_constraint(c);
     }
-    match m.solve() {
+    let solving = Instant::now();
+    let result = m.solve();
+    add_phases(solving.duration_since(began), solving.elapsed());
+    match result {
         Ok(sol) => Attempt::Point {
             status: match sol.status() {
                 SolutionStatus::Optimal => RawStatus::Optimal,

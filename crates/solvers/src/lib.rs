@@ -39,6 +39,21 @@ pub fn compiled_in() -> Vec<&'static str> {
     registry().names()
 }
 
+/// The backends polyalloc drives through their own APIs (`microlp`, `highs`, `cbc`):
+/// these keep a model between lexicographic stages ([`polyalloc_ilp::Incremental`]).
+/// The `goodlp-*` backends cannot: good_lp consumes its model in `solve()`, so every
+/// stage rebuilds it (they still report build, set-up and solve times).
+pub fn direct_backends() -> Vec<&'static str> {
+    let mut v = vec!["microlp"];
+    if cfg!(feature = "highs") {
+        v.push("highs");
+    }
+    if cfg!(feature = "cbc") {
+        v.push("cbc");
+    }
+    v
+}
+
 /// Backends with documented, typed failures on some paper examples. `goodlp-microlp` is
 /// microlp 0.6 (good_lp 1.15 pins `microlp ^0.6`): its branch and bound stops with the
 /// solver error "bounded B&B node reported unbounded" on the SMO models of
