@@ -29,6 +29,7 @@ pub mod compare;
 pub mod extra;
 pub mod fuzz;
 pub mod md;
+pub mod limit;
 pub mod report;
 pub mod reproduce;
 pub mod results;

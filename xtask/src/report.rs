@@ -1,8 +1,9 @@
 //! `cargo xtask report`: `results/REPORT.md` with the paper tables of the reference
 //! results `results/baseline.json`, the bench table of `results/bench.json` (when
-//! present) and two
+//! present), the distance of every mapping to max-live ([`crate::limit`]) and three
 //! SVG plots: `results/plots/sizes.svg` (mapping size per method at each example's
-//! largest instance, with the paper's size as a marker) and
+//! largest instance, with the paper's size as a marker), `results/plots/max-live.svg`
+//! (size / max-live per method) and
 //! `results/plots/solve-time.svg` (solve time per backend: the bench median when
 //! available, else the reproduce run's time).
 
@@ -167,7 +168,15 @@ pub fn markdown(inputs: &Inputs) -> String {
     s.push_str(&crate::reproduce::summary(latest));
     s.push_str("\n## Sizes per method\n\n![Mapping sizes per method](plots/sizes.svg)\n\n");
     s.push_str("Bars: polyalloc's mapping size at each example's largest instance; black ticks: the paper's size for the same method.\n\n");
-    s.push_str("## Solve time per backend\n\n![Solve time per backend](plots/solve-time.svg)\n\n");
+    s.push_str("## Distance to the limit: size / max-live\n\n![Size / max-live per method](plots/max-live.svg)\n\n");
+    s.push_str(
+        "Max-live: the largest number of values of the array live at one time at the instance `at` (the \
+example's largest), by `simulation` of its program under its schedule or as the largest `clique` of the conflict \
+graph for a file with only a conflict set (`polyalloc::limit`); no valid mapping has fewer cells. Each method's \
+cell: its verified size at the same instance and, in brackets, size / max-live.\n\n",
+    );
+    s.push_str(&crate::limit::markdown(latest));
+    s.push_str("\n## Solve time per backend\n\n![Solve time per backend](plots/solve-time.svg)\n\n");
     if let Some(b) = bench.filter(|b| !b.bench.is_empty()) {
         let _ = writeln!(s, "### Bench (`{}`, {})\n", b.command, b.timestamp);
         s.push_str(&crate::bench::markdown(b));
@@ -307,6 +316,7 @@ fn artefacts(dir: &Path, inputs: &Inputs) -> Vec<(PathBuf, String)> {
     let mut out = vec![
         (dir.join("plots").join("sizes.svg"), sizes_svg(&inputs.results)),
         (dir.join("plots").join("solve-time.svg"), time_svg(&inputs.results, inputs.bench())),
+        (dir.join("plots").join("max-live.svg"), crate::limit::svg(&inputs.results)),
         (dir.join("REPORT.md"), markdown(inputs)),
     ];
     // The scale plots exist only when the bench has a scale suite.

@@ -213,6 +213,10 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
             Err(_) => {}
         }
     }
+    if opts.method.trim() == "all" {
+        let derived = derived_best(&out.records);
+        out.records.extend(derived);
+    }
     // The paper rows of each example (the checker's verdicts on the papers' own
     // mappings, the program papers' comparisons), in parallel, collected in order.
     let records = &out.records;
@@ -246,6 +250,73 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
         out.paper.extend(rows);
     }
     Ok(out)
+}
+
+/// The `best` records of a run of every method (`--method all`), derived from that
+/// run's records instead of running every method a second time: per (example, target,
+/// backend), the candidates are the records in registry order (the order `best` runs
+/// the methods in), and the winner is chosen by [`polyalloc::best::winner`], the rule
+/// of method `best`, at the same instance (the example's largest). Each mapping was
+/// verified by the exact checker when its record was made. The record is the winner's
+/// with method `best` and the details of `best` (winner, candidates); its ILP
+/// statistics and times are those of every candidate, as a run of `best` records them.
+pub fn derived_best(records: &[Record]) -> Vec<Record> {
+    use polyalloc::best::{BestDetails, Candidate};
+    let mut keys: Vec<(String, String, String)> = Vec::new();
+    for r in records.iter().filter(|r| r.method != polyalloc::best::NAME) {
+        let k = (r.example.clone(), r.array.clone(), r.backend.clone());
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    let mut out = Vec::new();
+    for (example, target, backend) in keys {
+        let group: Vec<&Record> = records
+            .iter()
+            .filter(|r| r.method != polyalloc::best::NAME && r.example == example && r.array == target && r.backend == backend)
+            .collect();
+        let candidates: Vec<Candidate> = group
+            .iter()
+            .map(|r| {
+                let ok = r.status == Status::Ok && r.verified && r.mapping.is_some();
+                Candidate {
+                    method: r.method.clone(),
+                    mapping: if ok { r.mapping.clone() } else { None },
+                    size: if ok { r.size.clone() } else { None },
+                    size_at: if ok { r.size_at } else { None },
+                    error: if ok { None } else { Some(r.error.clone().unwrap_or_else(|| r.status.label().to_string())) },
+                }
+            })
+            .collect();
+        let mut rec = match polyalloc::best::winner(&candidates) {
+            Some(k) => {
+                let mut rec = group[k].clone();
+                rec.details.clear();
+                rec
+            }
+            None => {
+                let why: Vec<String> = candidates.iter().map(|c| format!("{}: {}", c.method, c.error.as_deref().unwrap_or("?"))).collect();
+                let mut rec = Record::empty(&example, &target, polyalloc::best::NAME, &backend);
+                rec.status = Status::MethodError;
+                rec.error_kind = Some("method".into());
+                rec.error = Some(polyalloc::record::one_line(&format!("no method found a verified mapping ({})", why.join("; "))));
+                rec.max_live = group.first().and_then(|r| r.max_live);
+                rec.max_live_source = group.first().and_then(|r| r.max_live_source.clone());
+                rec.size_params = group.first().and_then(|r| r.size_params.clone());
+                rec
+            }
+        };
+        rec.method = polyalloc::best::NAME.to_string();
+        rec.ilps = group.iter().flat_map(|r| r.ilps.iter().cloned()).collect();
+        rec.solve_ms = rec.ilps.iter().map(|s| s.ms).sum();
+        rec.method_ms = group.iter().map(|r| r.method_ms).sum();
+        if let Some(k) = polyalloc::best::winner(&candidates) {
+            let details = BestDetails { winner: candidates[k].method.clone(), size_point: rec.size_params.clone(), candidates };
+            rec.details = polyalloc_alloc::details_of(&details);
+        }
+        out.push(rec);
+    }
+    out
 }
 
 /// Runs `run` on every job, `order` giving the order in which they are started, on

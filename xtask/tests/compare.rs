@@ -66,3 +66,36 @@ fn compare_exit_codes() {
     assert!(out.contains("bad.json:3:"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `best` in a run of every method is derived from that run's records (the smallest
+/// verified size at the instance, ties to the earlier method), and a larger `best` in
+/// the new results is a regression like any larger mapping (issue 18).
+#[test]
+fn best_is_derived_from_the_run_and_a_larger_best_is_a_regression() {
+    let at: std::collections::BTreeMap<String, i64> = [("N".to_string(), 8)].into();
+    let rec = |method: &str, size: &str, size_at: i128, verified: bool| {
+        let mut r = record("ex", size, verified, 1.0);
+        r.method = method.into();
+        r.mapping = Some(format!("A[i mod ({size})]"));
+        r.size_at = Some(size_at);
+        r.size_params = Some(at.clone());
+        r.max_live = Some(15);
+        r.max_live_source = Some("simulation".into());
+        r
+    };
+    let old_run = vec![rec("lefe", "N^2", 64, true), rec("smo", "2*N - 1", 15, true), rec("lattice", "2*N - 1", 15, true), rec("lattice-h1", "N", 8, false)];
+    let best = xtask::reproduce::derived_best(&old_run);
+    assert_eq!(best.len(), 1);
+    assert_eq!((best[0].method.as_str(), best[0].size.as_deref(), best[0].max_live), ("best", Some("2*N - 1"), Some(15)));
+    assert_eq!(best[0].details.get("winner").and_then(|v| v.as_str()), Some("smo"), "ties keep the earlier method; unverified ones never win");
+    // The new run loses SMO's mapping: `best` grows to lefe's, a regression.
+    let new_run = vec![rec("lefe", "N^2", 64, true), rec("smo", "2*N - 1", 15, false)];
+    let new_best = xtask::reproduce::derived_best(&new_run);
+    assert_eq!(new_best[0].size.as_deref(), Some("N^2"));
+    let report = xtask::compare::compare(&best, &new_best);
+    assert_eq!(report.rows[0].change, xtask::compare::Change::Larger);
+    assert_eq!(report.regressions().len(), 1);
+    // No verified candidate: a method error, not a mapping.
+    let none = xtask::reproduce::derived_best(&[rec("smo", "N", 8, false)]);
+    assert_eq!((none[0].status, none[0].mapping.as_deref()), (Status::MethodError, None));
+}

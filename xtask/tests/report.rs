@@ -52,7 +52,7 @@ fn check_detects_a_drifted_report() {
     std::fs::create_dir_all(dir.join("plots")).expect("temp dir");
     let inputs = Inputs::load(reference_path(), None).expect("results/baseline.json");
     // Nothing written yet: every artefact is stale.
-    assert_eq!(report::check(&dir, &inputs).len(), 3);
+    assert_eq!(report::check(&dir, &inputs).len(), 4);
     report::write(&dir, &inputs).expect("write");
     assert!(report::check(&dir, &inputs).is_empty());
     // A hand edit of the report is drift.

@@ -19,11 +19,11 @@
 //! context, also where no conflict exists (issue 16).
 
 use polyalloc_alloc::pieces::{cell_polyhedra, conflict_polyhedra, revise_all};
-use polyalloc_alloc::width::{bound_on_piece, positive_on_cells, BoundVars};
+use polyalloc_alloc::width::constant_hyperplane_modulus;
 use polyalloc_alloc::{AllocError, Allocator, Problem};
 use polyalloc_formulation::StorageRow;
 use polyalloc_formulation::{AffExpr, ModularMapping};
-use polyalloc_ilp::{LexSolve, LinExpr, Model, SolveOptions, Solver};
+use polyalloc_ilp::{SolveOptions, Solver};
 
 const NAME: &str = "lefe";
 
@@ -58,15 +58,7 @@ impl Allocator for Lefe {
             let modulus = if pieces.is_empty() {
                 AffExpr::constant(&param_space, 1)
             } else {
-                let mut m = Model::new(format!("lefe-axis-{axis}"));
-                let bound = BoundVars::add(&mut m, &params, "");
-                let h: Vec<LinExpr> = unit.iter().map(|&c| LinExpr::constant(c)).collect();
-                for (i, piece) in pieces.iter().enumerate() {
-                    bound_on_piece(&mut m, piece, &h, &bound, &format!("K{i}")).map_err(&fe)?;
-                }
-                positive_on_cells(&mut m, &cells, &bound, "A").map_err(&fe)?;
-                let lex = solver.lex_minimize(&m, &bound.objectives(), &self.solve).map_err(AllocError::solver(NAME))?;
-                bound.modulus(&lex.solution, &param_space)
+                constant_hyperplane_modulus(&pieces, &cells, &unit, &params, &param_space, solver, &self.solve, NAME, &format!("lefe-axis-{axis}"))?
             };
             // The conflicts of the next depth have equal components up to this axis.
             pieces = revise_all(&pieces, &unit, solver, NAME)?;

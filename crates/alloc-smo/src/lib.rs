@@ -45,10 +45,12 @@
 //!   modular mapping's validity or size).
 
 pub mod inter;
+pub mod symmetric;
 mod decision;
 mod presolve;
 
 pub use inter::{InterDetails, SmoInter};
+pub use symmetric::SmoSym;
 use decision::{decide, BoundRow, GammaRow, Side};
 use presolve::{max_eta, EtaProblem, Piece};
 use polyalloc_formulation::int::lin::orthogonal_complement;

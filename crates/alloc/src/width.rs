@@ -133,3 +133,33 @@ pub fn bound_on_piece_with(
     }
     Ok(())
 }
+
+/// The contraction modulus of the constant hyperplane `h` over the conflict polyhedra
+/// `pieces`: the lexicographically smallest `u . P + w` bounding `|h . (s - t)|` on
+/// every piece ([`bound_on_piece`]), plus 1, kept at least 1 on every cell of `cells`
+/// ([`positive_on_cells`]). One ILP, named `model`, solved through `solver`; errors name
+/// `method`.
+#[allow(clippy::too_many_arguments)]
+pub fn constant_hyperplane_modulus(
+    pieces: &[BasicSet],
+    cells: &[BasicSet],
+    h: &[i64],
+    params: &[String],
+    param_space: &Space,
+    solver: &dyn polyalloc_ilp::Solver,
+    options: &polyalloc_ilp::SolveOptions,
+    method: &str,
+    model: &str,
+) -> Result<AffExpr, crate::AllocError> {
+    use polyalloc_ilp::LexSolve;
+    let fe = crate::AllocError::formulation(method);
+    let mut m = Model::new(model);
+    let bound = BoundVars::add(&mut m, params, "");
+    let g: Vec<LinExpr> = h.iter().map(|&c| LinExpr::constant(c)).collect();
+    for (i, piece) in pieces.iter().enumerate() {
+        bound_on_piece(&mut m, piece, &g, &bound, &format!("K{i}")).map_err(&fe)?;
+    }
+    positive_on_cells(&mut m, cells, &bound, "A").map_err(&fe)?;
+    let lex = solver.lex_minimize(&m, &bound.objectives(), options).map_err(crate::AllocError::solver(method))?;
+    Ok(bound.modulus(&lex.solution, param_space))
+}

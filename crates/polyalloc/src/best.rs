@@ -49,6 +49,25 @@ pub struct Candidate {
     pub error: Option<String>,
 }
 
+/// The candidate `best` chooses: the verified one (a mapping and no error) with the
+/// smallest size at the size point, a candidate whose size cannot be evaluated there
+/// ranking after every evaluated one; ties keep the earlier candidate. `None` when no
+/// candidate has a verified mapping. [`Best`] and the harness (which derives `best`
+/// from the records of a run of every method) both choose with it.
+pub fn winner(candidates: &[Candidate]) -> Option<usize> {
+    let mut best: Option<(i128, usize)> = None;
+    for (k, c) in candidates.iter().enumerate() {
+        if c.error.is_some() || c.mapping.is_none() {
+            continue;
+        }
+        let key = c.size_at.unwrap_or(i128::MAX);
+        if best.is_none_or(|(b, _)| key < b) {
+            best = Some((key, k));
+        }
+    }
+    best.map(|(_, k)| k)
+}
+
 /// The details of a `best` record.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BestDetails {
@@ -87,7 +106,7 @@ impl Method for Best {
     fn run(&self, input: &Input, target: &str, solver: &dyn Solver) -> Result<Outcome, MethodError> {
         let point = input.size_point();
         let mut candidates = Vec::new();
-        let mut best: Option<(i128, usize, Outcome)> = None;
+        let mut outcomes: Vec<Option<Outcome>> = Vec::new();
         for m in self.others() {
             if !m.targets(input).unwrap_or_default().iter().any(|t| t == target) {
                 continue;
@@ -98,17 +117,20 @@ impl Method for Best {
                 Err(e) => {
                     c.error = Some(e.to_string());
                     candidates.push(c);
+                    outcomes.push(None);
                     continue;
                 }
             };
             if outcome.mapping.is_none() && outcome.shared.is_none() {
                 c.error = Some("no storage mapping".into());
                 candidates.push(c);
+                outcomes.push(None);
                 continue;
             }
             if let Err(f) = verify_outcome(input, &outcome, solver, m.name()) {
                 c.error = Some(f.to_string());
                 candidates.push(c);
+                outcomes.push(None);
                 continue;
             }
             let values = |params: &[String]| point.as_ref().and_then(|p| params.iter().map(|n| p.get(n).copied()).collect::<Option<Vec<i64>>>());
@@ -122,17 +144,15 @@ impl Method for Best {
                 c.size = shared.mapping.size().ok().map(|p| p.to_string());
                 c.size_at = values(&shared.mapping.params).and_then(|v| shared.mapping.size_for(&v).ok());
             }
-            // Unfolded or not evaluable: after every folded candidate.
-            let key = c.size_at.unwrap_or(i128::MAX);
-            let rank = candidates.len();
-            if best.as_ref().is_none_or(|(k, _, _)| key < *k) {
-                best = Some((key, rank, outcome));
-            }
             candidates.push(c);
+            outcomes.push(Some(outcome));
         }
-        let Some((_, rank, mut outcome)) = best else {
+        let Some(rank) = winner(&candidates) else {
             let why: Vec<String> = candidates.iter().map(|c| format!("{}: {}", c.method, c.error.as_deref().unwrap_or("?"))).collect();
             return Err(MethodError::Method(format!("no method found a verified mapping ({})", why.join("; "))));
+        };
+        let Some(mut outcome) = outcomes.swap_remove(rank) else {
+            return Err(MethodError::Method("the winning candidate has no outcome".into()));
         };
         let details = BestDetails { winner: candidates[rank].method.clone(), size_point: point, candidates };
         outcome.details = details_of(&details);

@@ -8,7 +8,8 @@
 //! * **simulation**: when the example has a program, [`polyalloc_program::max_live`]
 //!   runs its schedule with the conventions of the conflict sets (reads before writes at
 //!   equal time, live-out values live to the end);
-//! * **clique**: for a file that has only a conflict set, the largest clique of the
+//! * **clique**: for a file that has only a conflict set (or a program the simulation
+//!   refuses, e.g. one writing a cell twice at one time), the largest clique of the
 //!   conflict graph at the instance (every cell a vertex, every conflicting pair an
 //!   edge), by an exact branch and bound. When every value's lifetime is an interval of
 //!   one time line, pairwise-overlapping lifetimes share a moment (the Helly property of
@@ -80,13 +81,30 @@ pub fn max_live(input: &Input, array: &str, at: Option<&BTreeMap<String, i64>>) 
 fn compute(input: &Input, array: &str, at: &BTreeMap<String, i64>) -> Result<MaxLive, MaxLiveUnknown> {
     let ex = &input.example;
     let failed = |e: &dyn std::fmt::Display| MaxLiveUnknown::Failed(e.to_string());
+    let mut simulation_failed = None;
     if let Some(program) = ex.program_model().map_err(|e| failed(&e))? {
         let values: Option<Vec<i64>> = program.params.iter().map(|p| at.get(p).copied()).collect();
         let values = values.ok_or(MaxLiveUnknown::NoInstance)?;
-        let reports = polyalloc_program::max_live(&program, &values).map_err(|e| failed(&e))?;
-        let r = reports.iter().find(|r| r.array == array).ok_or_else(|| MaxLiveUnknown::NoInput(array.to_string()))?;
-        return Ok(MaxLive { value: r.max_live as u64, source: MaxLiveSource::Simulation, at: at.clone() });
+        match polyalloc_program::max_live(&program, &values) {
+            Ok(reports) => {
+                let r = reports.iter().find(|r| r.array == array).ok_or_else(|| MaxLiveUnknown::NoInput(array.to_string()))?;
+                return Ok(MaxLive { value: r.max_live as u64, source: MaxLiveSource::Simulation, at: at.clone() });
+            }
+            // A program the simulation refuses (a cell written twice at one time, too
+            // many instances) still has a conflict set: its largest clique below, and
+            // the simulation's reason when that fails too.
+            Err(e) => simulation_failed = Some(failed(&e)),
+        }
     }
+    match (clique(input, array, at), simulation_failed) {
+        (Err(_), Some(why)) => Err(why),
+        (other, _) => other,
+    }
+}
+
+/// Max-live as the largest clique of the conflict graph of `array` at `at`.
+fn clique(input: &Input, array: &str, at: &BTreeMap<String, i64>) -> Result<MaxLive, MaxLiveUnknown> {
+    let failed = |e: &dyn std::fmt::Display| MaxLiveUnknown::Failed(e.to_string());
     let problem = input.problem(array).map_err(|_| MaxLiveUnknown::NoInput(array.to_string()))?;
     let values: Option<Vec<i64>> = problem.params().iter().map(|p| at.get(p).copied()).collect();
     let values = values.ok_or(MaxLiveUnknown::NoInstance)?;

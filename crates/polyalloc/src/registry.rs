@@ -12,7 +12,7 @@ pub struct Registry {
 }
 
 /// Every method compiled into this build, in a fixed order: the conflict-set methods
-/// (successive modulo, SMO, the lattice heuristics), inter-array storage (`smo-inter`,
+/// (successive modulo, SMO and its orientation-independent variant `smo-sym`, the lattice heuristics), inter-array storage (`smo-inter`,
 /// the SMO tool's extension), the program methods (occupancy vectors, Pugh's
 /// scheduling, network-flow contraction), then `best`.
 pub fn registry() -> &'static Registry {
@@ -21,6 +21,7 @@ pub fn registry() -> &'static Registry {
         let mut r = Registry { methods: Vec::new() };
         r.register(Box::new(OnConflictSets(polyalloc_alloc_lefe::Lefe::default())));
         r.register(Box::new(OnConflictSets(polyalloc_alloc_smo::Smo::default())));
+        r.register(Box::new(OnConflictSets(polyalloc_alloc_smo::SmoSym::default())));
         r.register(Box::new(OnConflictSets(polyalloc_alloc_lattice::LatticeH1::default())));
         r.register(Box::new(OnConflictSets(polyalloc_alloc_lattice::LatticeH2::default())));
         r.register(Box::new(OnConflictSets(polyalloc_alloc_lattice::Lattice::default())));

@@ -1,0 +1,363 @@
+//! # `smo-sym`: SMO's storage hyperplanes, independent of how the conflict set is written
+//!
+//! SMO (004 Sec. 3.4) counts a conflict polyhedron as satisfied by a hyperplane `Γ` only
+//! when `Γ . (s - t)` has one sign on the whole polyhedron. A conflict set is symmetric,
+//! and a half relation may orient and split it in many ways, which 004 never prints
+//! (Sec. 3.6 item 2): on one orientation a polyhedron lies on one side of `Γ`, on another
+//! it straddles `Γ` although `Γ` separates every one of its pairs, and SMO's answer
+//! changes (the hex tile of 004 Table I: `9B - 8` from the orientation by `-tt + 3ii`,
+//! much larger from the row-major one; `tests/smo_table1.rs`).
+//!
+//! `smo-sym` keeps SMO's model (successive storage hyperplanes `Γ_k`, each revising the
+//! conflict set to the pairs it leaves unsatisfied, (8)-(9); a parametric modulus
+//! `u . P + w + 1` bounding `|Γ_k . (s - t)|` by Farkas' lemma, (2)/(5), lexicographically
+//! minimal) but decides satisfaction on the conflict set itself, never on its pieces:
+//! `Γ` satisfies a conflict when `Γ . (s - t) != 0`, whatever polyhedron it is in. The
+//! choice of hyperplanes is therefore a function of the *set* of conflicting
+//! differences, and the same symmetric conflict set, however oriented or decomposed,
+//! gives the same mapping:
+//!
+//! 1. the symmetric closure of the conflict set is enumerated at one instance (the
+//!    largest of the problem's instances with conflicts whose conflict pairs number at
+//!    most [`SmoSymOptions::pair_limit`]; else the parameter values of a sample point
+//!    of a conflict polyhedron) and reduced to its set `D` of differences `s - t` (one
+//!    of `d`, `-d`);
+//! 2. an exact branch and bound over the primitive hyperplanes with coefficients in
+//!    `[-b, b]` ([`SmoSymOptions::coef_bound`]) finds the sequence `Γ_1, ..., Γ_m` with
+//!    the smallest product of moduli `Π (max_{d in D_k} |Γ_k . d| + 1)` at that
+//!    instance, where `D_1 = D` and `D_{k+1} = { d in D_k : Γ_k . d = 0 }`, ending when
+//!    `D_{m+1}` is empty. A hyperplane in the span of the previous ones satisfies nothing
+//!    and is never chosen, so `m <= n`;
+//! 3. each `Γ_k` gets SMO's parametric modulus over the symmetric conflict polyhedra
+//!    revised by `Γ_1..Γ_{k-1}` (Farkas, lexicographic `(u, w)`, moduli at least 1 on the
+//!    array's cells), and the polyhedra are revised by `Γ_k`. When conflicts remain for
+//!    some parameter values after the chosen hyperplanes (the instance had none of
+//!    them), the search is repeated on the remaining conflicts at another instance (or
+//!    at the parameter values of a sample point of a remaining polyhedron).
+//!
+//! Ties go to the first sequence found: candidates are explored in order of modulus,
+//! then of `Σ|γ|`, then of `Σ j |γ_j|` (SMO's tie-break), so answers are deterministic.
+//! Costs and limits: the search is exact up to [`SmoSymOptions::node_limit`] nodes (past
+//! it the best sequence found so far is returned, still verified like every mapping)
+//! and stops with the run's time budget (`polyalloc_ilp::budget`);
+//! the enumeration is bounded by the pair limit. With nothing finite to search at (no
+//! instance or sample point whose conflicts can be enumerated, e.g. a relation
+//! unbounded outside the array's cells) `smo-sym` answers as `smo` on the relation as
+//! given, the one case where its answer depends on the orientation. The moduli are SMO's parametric bounds, so the size at the search instance
+//! can exceed the product the search minimised when a bound is not tight there.
+
+use polyalloc_alloc::pieces::{cell_polyhedra, conflict_polyhedra, revise_all};
+use polyalloc_alloc::width::constant_hyperplane_modulus;
+use polyalloc_alloc::{AllocError, Allocator, Problem};
+use polyalloc_formulation::int::gcd_slice;
+use polyalloc_formulation::int::lin::normalise_sign;
+use polyalloc_formulation::{ConflictForm, ConflictSet, ModularMapping, StorageRow};
+use polyalloc_ilp::{SolveOptions, Solver};
+use std::collections::BTreeSet;
+
+const NAME: &str = "smo-sym";
+
+/// Options of [`SmoSym`].
+#[derive(Clone, Debug)]
+pub struct SmoSymOptions {
+    /// Bound on the magnitude of every hyperplane coefficient; `None`: by the number of
+    /// array dimensions `n` (8 for `n <= 2` as SMO's default, 3 for `n = 3`, 2 for
+    /// `n = 4`, else 1), which keeps the candidates to a few hundred.
+    pub coef_bound: Option<i64>,
+    /// Conflict pairs enumerated at most at the search instance.
+    pub pair_limit: usize,
+    /// Branch-and-bound nodes explored at most.
+    pub node_limit: usize,
+    /// Options of the modulus ILPs.
+    pub solve: SolveOptions,
+}
+
+impl Default for SmoSymOptions {
+    fn default() -> Self {
+        SmoSymOptions { coef_bound: None, pair_limit: 400_000, node_limit: 20_000, solve: SolveOptions::default() }
+    }
+}
+
+/// The method.
+#[derive(Clone, Debug, Default)]
+pub struct SmoSym {
+    pub options: SmoSymOptions,
+}
+
+/// Every primitive hyperplane with coefficients in `[-b, b]`, one of each `±Γ` (the
+/// last non-zero coefficient positive), in the order of `Σ|γ|`, then `Σ j |γ_j|`, then
+/// lexicographic.
+pub fn candidates(n: usize, b: i64) -> Vec<Vec<i64>> {
+    let mut out = Vec::new();
+    if n == 0 || b < 1 {
+        return out;
+    }
+    let mut h = vec![-b; n];
+    loop {
+        let mut c = h.clone();
+        normalise_sign(&mut c);
+        if c == h && gcd_slice(&h) == 1 {
+            out.push(h.clone());
+        }
+        // Next vector of the box, odometer order.
+        let mut j = 0;
+        while j < n && h[j] == b {
+            h[j] = -b;
+            j += 1;
+        }
+        if j == n {
+            break;
+        }
+        h[j] += 1;
+    }
+    let key = |h: &Vec<i64>| {
+        let l1: i64 = h.iter().map(|x| x.abs()).sum();
+        let pos: i64 = h.iter().enumerate().map(|(j, x)| j as i64 * x.abs()).sum();
+        (l1, pos, h.clone())
+    };
+    out.sort_by_key(key);
+    out
+}
+
+fn dot(a: &[i64], b: &[i64]) -> i128 {
+    a.iter().zip(b).map(|(&x, &y)| x as i128 * y as i128).sum()
+}
+
+/// The branch and bound of step 2 (module documentation).
+struct Search<'a> {
+    candidates: &'a [Vec<i64>],
+    nodes: usize,
+    node_limit: usize,
+    best: Option<(i128, Vec<Vec<i64>>)>,
+}
+
+impl Search<'_> {
+    fn run(&mut self, diffs: &[Vec<i64>], rows: &mut Vec<Vec<i64>>, product: i128) {
+        self.nodes += 1;
+        if self.nodes > self.node_limit || polyalloc_ilp::budget::check().is_err() {
+            self.nodes = self.nodes.max(self.node_limit + 1);
+            return;
+        }
+        // Every candidate that satisfies some remaining conflict, by modulus.
+        let mut options: Vec<(i128, usize)> = self
+            .candidates
+            .iter()
+            .enumerate()
+            .filter_map(|(k, c)| {
+                let w = diffs.iter().map(|d| dot(c, d).abs()).max().unwrap_or(0);
+                (w > 0).then_some((w + 1, k))
+            })
+            .collect();
+        options.sort();
+        for (m, k) in options {
+            let total = product.saturating_mul(m);
+            // Later options have moduli at least as large: none of them can do better.
+            if self.best.as_ref().is_some_and(|(b, _)| total >= *b) {
+                return;
+            }
+            let c = &self.candidates[k];
+            let residual: Vec<Vec<i64>> = diffs.iter().filter(|d| dot(c, d) == 0).cloned().collect();
+            if residual.is_empty() {
+                // Later options have moduli at least as large: this is the best here.
+                if self.best.as_ref().is_none_or(|(b, _)| total < *b) {
+                    let mut found = rows.clone();
+                    found.push(c.clone());
+                    self.best = Some((total, found));
+                }
+                return;
+            }
+            // A remaining conflict needs another modulus of at least 2 (a later option
+            // with an empty residual may still do better).
+            if self.best.as_ref().is_some_and(|(b, _)| total.saturating_mul(2) >= *b) {
+                continue;
+            }
+            rows.push(c.clone());
+            self.run(&residual, rows, total);
+            rows.pop();
+            if self.nodes > self.node_limit {
+                return;
+            }
+        }
+    }
+}
+
+impl SmoSym {
+    /// The coefficient bound for `n` array dimensions.
+    pub fn coef_bound(&self, n: usize) -> i64 {
+        self.options.coef_bound.unwrap_or(match n {
+            0..=2 => 8,
+            3 => 3,
+            4 => 2,
+            _ => 1,
+        })
+    }
+}
+
+impl Allocator for SmoSym {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn summary(&self) -> &'static str {
+        "SMO with satisfaction decided on the conflict set, not its pieces: the same mapping for every orientation and decomposition (issue 18)"
+    }
+
+    fn find_mapping(&self, problem: &Problem, solver: &dyn Solver) -> Result<ModularMapping, AllocError> {
+        let fe = AllocError::formulation(NAME);
+        let params: Vec<String> = problem.params().to_vec();
+        let pnames: Vec<&str> = params.iter().map(String::as_str).collect();
+        let param_space = problem.param_space();
+        let n = problem.n_dims();
+        let symmetric = problem.conflicts.symmetric().map_err(&fe)?;
+        let sym_problem = Problem {
+            conflicts: ConflictSet::from_map(symmetric.clone(), ConflictForm::Symmetric).map_err(&fe)?,
+            ..problem.clone()
+        };
+        let mut pieces = conflict_polyhedra(&sym_problem, solver, NAME)?;
+        let cells = cell_polyhedra(problem, NAME)?;
+        let candidates = candidates(n, self.coef_bound(n));
+        // The differences at each instance, enumerated once (None: too many pairs).
+        let mut at_instance: Vec<Option<Option<Vec<Vec<i64>>>>> = vec![None; problem.instances.len()];
+        let mut hyperplanes: Vec<Vec<i64>> = Vec::new();
+        let mut rows = Vec::new();
+        while !pieces.is_empty() {
+            if hyperplanes.len() >= n {
+                return Err(AllocError::method(NAME, format!("{n} independent hyperplanes found but conflicts remain: the conflict set contains a pair of equal cells")));
+            }
+            // The remaining differences at the largest instance that has some.
+            let mut diffs = None;
+            for k in (0..problem.instances.len()).rev() {
+                if at_instance[k].is_none() {
+                    at_instance[k] = Some(differences(&symmetric, &problem.instances[k], self.options.pair_limit).unwrap_or(None));
+                }
+                let Some(Some(all)) = &at_instance[k] else { continue };
+                let rest: Vec<Vec<i64>> = all.iter().filter(|d| hyperplanes.iter().all(|h| dot(h, d) == 0)).cloned().collect();
+                if !rest.is_empty() {
+                    diffs = Some(rest);
+                    break;
+                }
+            }
+            // None of the instances has them: the parameter values of a sample point of
+            // a remaining polyhedron do.
+            if diffs.is_none() {
+                for piece in &pieces {
+                    let Some(sample) = piece.sample(solver).map_err(&fe)? else { continue };
+                    let Ok(Some(all)) = differences(&symmetric, &sample.params, self.options.pair_limit) else { continue };
+                    let rest: Vec<Vec<i64>> = all.into_iter().filter(|d| hyperplanes.iter().all(|h| dot(h, d) == 0)).collect();
+                    if !rest.is_empty() {
+                        diffs = Some(rest);
+                        break;
+                    }
+                }
+            }
+            let Some(diffs) = diffs else {
+                // Nothing finite to search at (a relation unbounded outside the array's
+                // cells, conflicts only beyond every instance): SMO itself, on the
+                // relation as given, so the answer then depends on its orientation.
+                if hyperplanes.is_empty() {
+                    return crate::Smo::default().find_mapping(problem, solver);
+                }
+                return Err(AllocError::method(
+                    NAME,
+                    format!("conflicts remain but no instance has them with at most {} conflict pairs to search at", self.options.pair_limit),
+                ));
+            };
+            let mut search = Search { candidates: &candidates, nodes: 0, node_limit: self.options.node_limit, best: None };
+            search.run(&diffs, &mut hyperplanes.clone(), 1);
+            // Out of time: the run's budget decides (a search stopped by its node limit
+            // keeps its best sequence so far).
+            polyalloc_ilp::budget::check().map_err(AllocError::solver(NAME))?;
+            let Some((_, found)) = search.best else {
+                return Err(AllocError::method(NAME, format!("no hyperplane with coefficients in [-{b}, {b}] satisfies the remaining conflicts", b = self.coef_bound(n))));
+            };
+            for h in found.into_iter().skip(hyperplanes.len()) {
+                if pieces.is_empty() {
+                    break;
+                }
+                let model = format!("smo-sym-modulus-{}", hyperplanes.len() + 1);
+                let modulus = constant_hyperplane_modulus(&pieces, &cells, &h, &params, &param_space, solver, &self.options.solve, NAME, &model)?;
+                pieces = revise_all(&pieces, &h, solver, NAME)?;
+                rows.push(StorageRow { hyperplane: h.clone(), modulus: Some(modulus) });
+                hyperplanes.push(h);
+            }
+        }
+        ModularMapping::new(&pnames, problem.array_tuple(), rows).map_err(fe)
+    }
+}
+
+/// The differences `s - t` of the conflict pairs of `symmetric` at `values` (one of
+/// `d`, `-d`; pairs of a cell with itself left out), or `None` when there are more than
+/// `limit` pairs.
+fn differences(symmetric: &polyalloc_formulation::Map, values: &[i64], limit: usize) -> Result<Option<Vec<Vec<i64>>>, polyalloc_formulation::Error> {
+    let pairs = match symmetric.enumerate(values, limit) {
+        Ok(p) => p,
+        Err(polyalloc_formulation::Error::TooManyPoints(_)) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let mut out = BTreeSet::new();
+    for p in pairs {
+        let n = p.len() / 2;
+        let mut d: Vec<i64> = (0..n).map(|j| p[j] - p[n + j]).collect();
+        if d.iter().all(|&x| x == 0) {
+            continue;
+        }
+        normalise_sign(&mut d);
+        out.insert(d);
+    }
+    Ok(Some(out.into_iter().collect()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn candidates_are_primitive_one_per_sign() {
+        let c = candidates(2, 1);
+        assert_eq!(c, vec![vec![1, 0], vec![0, 1], vec![-1, 1], vec![1, 1]]);
+        let c3 = candidates(2, 3);
+        assert!(c3.contains(&vec![-1, 3]) && !c3.contains(&vec![1, -3]) && !c3.contains(&vec![2, 2]));
+        // Primitive vectors of [-3, 3]^2 up to sign, counted by brute force.
+        let primitive = (-3i64..=3).flat_map(|a| (-3i64..=3).map(move |b| (a, b))).filter(|&(a, b)| gcd_slice(&[a, b]) == 1).count();
+        assert_eq!(c3.len(), primitive / 2);
+        assert_eq!(candidates(3, 2).len(), (-2i64..=2).flat_map(|a| (-2i64..=2).flat_map(move |b| (-2i64..=2).map(move |c| [a, b, c]))).filter(|v| gcd_slice(v) == 1).count() / 2);
+    }
+
+    #[test]
+    fn search_finds_the_smallest_product() {
+        // A small difference set; the search's product must equal the brute-force
+        // minimum over every sequence of one or two candidate hyperplanes.
+        let diffs = vec![vec![1, 0], vec![0, 1], vec![1, 2], vec![2, 1], vec![-1, 1]];
+        let c = candidates(2, 3);
+        let mut s = Search { candidates: &c, nodes: 0, node_limit: 1000, best: None };
+        s.run(&diffs, &mut Vec::new(), 1);
+        let (size, rows) = s.best.expect("found");
+        let mut brute = i128::MAX;
+        for a in &c {
+            let w: i128 = diffs.iter().map(|d| dot(a, d).abs()).max().unwrap_or(0);
+            if diffs.iter().all(|d| dot(a, d) != 0) {
+                brute = brute.min(w + 1);
+            }
+            for b in &c {
+                let rest: Vec<&Vec<i64>> = diffs.iter().filter(|d| dot(a, d) == 0).collect();
+                if rest.is_empty() || rest.iter().any(|d| dot(b, d) == 0) {
+                    continue;
+                }
+                let wb: i128 = rest.iter().map(|d| dot(b, d).abs()).max().unwrap_or(0);
+                brute = brute.min((w + 1) * (wb + 1));
+            }
+        }
+        assert_eq!(size, brute, "{rows:?}");
+        let check: i128 = {
+            let mut rest = diffs.clone();
+            let mut p = 1;
+            for r in &rows {
+                p *= rest.iter().map(|d| dot(r, d).abs()).max().unwrap_or(0) + 1;
+                rest.retain(|d| dot(r, d) == 0);
+            }
+            assert!(rest.is_empty());
+            p
+        };
+        assert_eq!(check, size);
+    }
+}
