@@ -182,8 +182,8 @@ fn decide(model: &Model, options: &SolveOptions, raw: &coin_cbc::raw::Model, tim
 
 /// CBC keeps the model between the solves of a session in its builder (the `coin_cbc`
 /// API creates CBC's own model from it for every solve, which is timed as set-up): the
-/// objective is changed column by column, rows are added, and the previous optimum is
-/// the solve's initial solution (CBC's MIP start).
+/// objective is changed column by column and rows are added; the previous optimum is
+/// not passed as a MIP start (see `Kept::solve_raw`).
 impl Incremental for CbcSolver {
     fn start<'a>(&'a self, model: &Model, options: &SolveOptions) -> Result<Box<dyn Session + 'a>, SolveError> {
         let built = Instant::now();
@@ -219,12 +219,14 @@ impl RawSession for Kept {
         }
         let mut times = SolveTimes { build: Some(std::time::Duration::ZERO), ..SolveTimes::default() };
         configure(&mut self.m, options);
+        // No MIP start: given the previous stage's optimum as initial solution, CBC
+        // 2.10 returned it as "proven optimal" for the next objective although it was
+        // not (smo-inter on the SMO tool's jacobi2d-smoothing: `min w` answered with w
+        // at its artificial bound 1e7, where HiGHS and microlp find 1;
+        // xtask/tests/smo_tool.rs). A wrong optimum passes the exact feasibility check,
+        // so CBC re-solves the kept model from scratch.
+        let _ = start;
         self.m.remove_initial_solution();
-        if let Some(point) = start {
-            for (&c, &x) in self.cols.iter().zip(point) {
-                self.m.set_col_initial_solution(c, x);
-            }
-        }
         let _guard = CBC_LOCK.lock().unwrap_or_else(|p| p.into_inner());
         let raw = run(&self.m, &mut times);
         decide(model, options, &raw, &mut times).map(|r| (r, times))

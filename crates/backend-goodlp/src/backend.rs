@@ -167,6 +167,9 @@ impl GoodLpSolver {
             Attempt::Failed(_) if ran_out => Err(SolveError::TimeLimitNoIncumbent),
             Attempt::Failed(message) if kind.reports_limits() => Err(self.error(message)),
             Attempt::Failed(message) => self.settle(Claim::Failed(message), model, options, artificial_bound, start),
+            Attempt::Infeasible if presolve && self.preprocessing_misreports_infeasible() => {
+                self.solve_once(model, options, artificial_bound, start, false)
+            }
             Attempt::Infeasible => self.settle(Claim::Infeasible, model, options, artificial_bound, start),
             Attempt::Unbounded => self.settle(Claim::Unbounded, model, options, artificial_bound, start),
         }
@@ -314,6 +317,19 @@ impl GoodLpSolver {
     }
 
     /// True when the adaptor has a presolve switch (HiGHS, CBC).
+    /// CBC 2.10's MIP preprocessing can call a feasible model infeasible (seen through
+    /// good_lp on an smo-inter model of the SMO tool's jacobi2d-smoothing input, which
+    /// HiGHS, microlp and CBC without preprocessing solve; xtask/tests/smo_tool.rs): its
+    /// "infeasible" is confirmed by a solve without preprocessing before it stands.
+    fn preprocessing_misreports_infeasible(&self) -> bool {
+        match self.kind {
+            #[cfg(feature = "cbc")]
+            GoodLpKind::Cbc => true,
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    }
+
     fn has_presolve_switch(&self) -> bool {
         match self.kind {
             #[cfg(feature = "highs")]

@@ -245,7 +245,7 @@ impl RawSession for Kept {
         configure(&mut m, options, true)?;
         if let Some(point) = start {
             // An unusable start is no error: the solve simply starts without it.
-            let _ = m.try_set_solution(Some(point), None, None, None);
+            times.warm_start = m.try_set_solution(Some(point), None, None, None).is_ok();
         }
         times.setup = Some(times.setup.unwrap_or_default() + configured.elapsed());
         let solving = Instant::now();

@@ -165,6 +165,7 @@ fn solve_with_bound(
         opts.mip_gap = options.mip_rel_gap;
         if let Some(point) = start.filter(|p| p.len() == vars.len() && p.iter().all(|x| x.is_finite())) {
             opts.warm_start = Some(vars.iter().copied().zip(point.iter().copied()).collect());
+            times.warm_start = true;
         }
         times.build = Some(times.build.unwrap_or_default() + built.elapsed());
         let solving = Instant::now();

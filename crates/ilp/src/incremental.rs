@@ -86,7 +86,8 @@ impl<R: RawSession> Session for Checked<R> {
             }
             None => times.incremental = true,
         }
-        times.warm_start |= start.is_some();
+        // `warm_start` is the backend's to set: it says whether the start point was
+        // really handed to the solver (CBC's session does not use it, see there).
         let check = Instant::now();
         let sol = verify(&self.model, raw, &self.backend)?;
         times.check = check.elapsed();

@@ -134,7 +134,8 @@ fn kept_models_agree_with_rebuilt_ones() {
                 for (k, r) in records.iter().enumerate() {
                     let t = r.times.expect("times of a solved stage");
                     assert_eq!(t.incremental, k > 0, "{name} / {} stage {k}", case.name);
-                    assert_eq!(t.warm_start, k > 0, "{name} / {} stage {k}", case.name);
+                    // A start point only exists after the first stage (CBC takes none).
+                    assert!(!t.warm_start || k > 0, "{name} / {} stage {k}", case.name);
                     assert!(t.build.is_some() && t.setup.is_some(), "{name} reports its phases");
                 }
             }
