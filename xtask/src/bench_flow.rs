@@ -15,9 +15,9 @@
 //! the instance for the ILP). The registry's `flow` records themselves (one per local
 //! array, each a full verified run) are benched like every other method's.
 //!
-//! Caveat when reading the times: in the dev profile, workspace crates (the flow
-//! algorithm) are compiled at opt-level 0 while dependencies (microlp) get opt-level 2;
-//! the flow also solves the symbolic problem (vector costs, conditions, every
+//! Caveat when reading the times: the dev profile compiles the workspace crates (the
+//! flow algorithm) and the dependencies (microlp) at opt-level 2, with debug assertions
+//! and overflow checks in the workspace; the flow also solves the symbolic problem (vector costs, conditions, every
 //! intermediate problem and its checks) once for all instances, the ILP one instance.
 //! `cargo bench -p polyalloc-alloc-flow` compares both optimised.
 

@@ -55,7 +55,12 @@ pub(crate) fn max_eta(p: &EtaProblem<'_>) -> Option<(i64, Vec<Vec<i64>>)> {
     // Γ and -Γ satisfy the same polyhedra (x1 and x2 swap), the same free rows (they
     // come in pairs of signs) and the same independence: search the Γ whose first
     // non-zero coefficient is positive.
-    let mut stack: Vec<(Vec<i64>, Vec<i64>)> = Vec::new();
+    // Every box carries its bound and the pieces still satisfiable in it (`alive`):
+    // a sub-box only lowers `max_on`, so a piece impossible in a box is impossible in
+    // every sub-box and its children test only the survivors (the same bound as testing
+    // every piece). The bound of a child is computed once, when it is pushed.
+    let all: Vec<u32> = (0..p.pieces.len() as u32).collect();
+    let mut stack: Vec<Node> = Vec::new();
     for k in (0..p.n).rev() {
         let mut lo = vec![-p.bound; p.n];
         let mut hi = vec![p.bound; p.n];
@@ -65,10 +70,11 @@ pub(crate) fn max_eta(p: &EtaProblem<'_>) -> Option<(i64, Vec<Vec<i64>>)> {
         }
         lo[k] = 1;
         if lo[k] <= hi[k] {
-            stack.push((lo, hi));
+            let (ub, alive) = upper(p, &all, &lo, &hi);
+            stack.push(Node { lo, hi, ub, alive });
         }
     }
-    while let Some((lo, hi)) = stack.pop() {
+    while let Some(Node { lo, hi, ub: bound, alive }) = stack.pop() {
         nodes += 1;
         // Past the node limit, or past the run's deadline (`polyalloc_ilp::budget`,
         // checked every 1024 boxes): no bound; the solver that follows sees the budget.
@@ -78,7 +84,6 @@ pub(crate) fn max_eta(p: &EtaProblem<'_>) -> Option<(i64, Vec<Vec<i64>>)> {
         if p.free.iter().any(|r| r.max_on(&lo, &hi) < r.beta as i128) {
             continue;
         }
-        let bound = upper(p, &lo, &hi);
         if best.as_ref().is_some_and(|(b, _)| bound < *b) {
             continue;
         }
@@ -91,8 +96,14 @@ pub(crate) fn max_eta(p: &EtaProblem<'_>) -> Option<(i64, Vec<Vec<i64>>)> {
             if !p.complement.iter().any(|r| r.iter().zip(&gamma).map(|(&a, &g)| a as i128 * g as i128).sum::<i128>() != 0) {
                 continue;
             }
+            // A piece that holds at Γ is possible on the box {Γ}: it is alive.
             let eta = p.always
-                + p.pieces.iter().filter(|q| q.plus.holds(&gamma) || q.minus.holds(&gamma)).map(|q| q.weight).sum::<i64>();
+                + alive
+                    .iter()
+                    .map(|&i| &p.pieces[i as usize])
+                    .filter(|q| q.plus.holds(&gamma) || q.minus.holds(&gamma))
+                    .map(|q| q.weight)
+                    .sum::<i64>();
             match &mut best {
                 Some((b, all)) if eta == *b => {
                     all.push(gamma);
@@ -109,10 +120,11 @@ pub(crate) fn max_eta(p: &EtaProblem<'_>) -> Option<(i64, Vec<Vec<i64>>)> {
         let (mut hi_a, mut lo_b) = (hi.clone(), lo.clone());
         hi_a[split] = mid;
         lo_b[split] = mid + 1;
-        let a = (lo.clone(), hi_a);
-        let b = (lo_b, hi);
+        let (ua, alive_a) = upper(p, &alive, &lo, &hi_a);
+        let (ub, alive_b) = upper(p, &alive, &lo_b, &hi);
+        let a = Node { lo, hi: hi_a, ub: ua, alive: alive_a };
+        let b = Node { lo: lo_b, hi, ub, alive: alive_b };
         // Depth first, the more promising half first (pushed last).
-        let (ua, ub) = (upper(p, &a.0, &a.1), upper(p, &b.0, &b.1));
         if ua >= ub {
             stack.push(b);
             stack.push(a);
@@ -179,14 +191,26 @@ fn ceil_div(a: i128, b: i128) -> i128 {
     polyalloc_formulation::int::ceil_div(a, b)
 }
 
-/// An upper bound of `η` over the box.
-fn upper(p: &EtaProblem<'_>, lo: &[i64], hi: &[i64]) -> i64 {
-    p.always
-        + p.pieces
-            .iter()
-            .filter(|q| q.plus.possible_on(lo, hi) || q.minus.possible_on(lo, hi))
-            .map(|q| q.weight)
-            .sum::<i64>()
+/// A box of the search, with its bound and the pieces still satisfiable in it.
+struct Node {
+    lo: Vec<i64>,
+    hi: Vec<i64>,
+    ub: i64,
+    alive: Vec<u32>,
+}
+
+/// An upper bound of `η` over the box, and the pieces of `alive` that can still be
+/// satisfied in it.
+fn upper(p: &EtaProblem<'_>, alive: &[u32], lo: &[i64], hi: &[i64]) -> (i64, Vec<u32>) {
+    let kept: Vec<u32> = alive
+        .iter()
+        .copied()
+        .filter(|&i| {
+            let q = &p.pieces[i as usize];
+            q.plus.possible_on(lo, hi) || q.minus.possible_on(lo, hi)
+        })
+        .collect();
+    (p.always + kept.iter().map(|&i| p.pieces[i as usize].weight).sum::<i64>(), kept)
 }
 
 #[cfg(test)]

@@ -144,3 +144,51 @@ pub fn open_session<'a, S: Solver + ?Sized>(solver: &'a S, model: &Model, option
         None => Ok(Box::new(Rebuild::new(solver, model))),
     }
 }
+
+/// The incremental capability of the backend `inner` that a wrapper backend (recording,
+/// a time budget) forwards to, or the error that it has none.
+pub fn incremental_of<S: Solver + ?Sized>(inner: &S) -> Result<&dyn crate::Incremental, SolveError> {
+    inner.incremental().ok_or_else(|| SolveError::Solver {
+        backend: inner.name().to_string(),
+        message: "the backend keeps no model between solves".into(),
+    })
+}
+
+/// The session of a wrapper backend: every change goes to `inner` unchanged and every
+/// solve through the wrapper's hook, which gets `inner` to solve with (the one
+/// forwarding implementation the wrappers share).
+pub struct Forwarding<'a, F> {
+    inner: Box<dyn Session + 'a>,
+    solve: F,
+}
+
+impl<'a, F> Forwarding<'a, F>
+where
+    F: FnMut(&mut dyn Session, &SolveOptions, Option<&[f64]>) -> Result<Solution, SolveError> + 'a,
+{
+    /// `inner` with every solve through `solve`.
+    pub fn boxed(inner: Box<dyn Session + 'a>, solve: F) -> Box<dyn Session + 'a> {
+        Box::new(Forwarding { inner, solve })
+    }
+}
+
+impl<'a, F> Session for Forwarding<'a, F>
+where
+    F: FnMut(&mut dyn Session, &SolveOptions, Option<&[f64]>) -> Result<Solution, SolveError> + 'a,
+{
+    fn model(&self) -> &Model {
+        self.inner.model()
+    }
+    fn backend(&self) -> &str {
+        self.inner.backend()
+    }
+    fn set_objective(&mut self, sense: Sense, objective: LinExpr) -> Result<(), SolveError> {
+        self.inner.set_objective(sense, objective)
+    }
+    fn add_constraint(&mut self, name: String, expr: LinExpr, cmp: Cmp, rhs: i64) -> Result<(), SolveError> {
+        self.inner.add_constraint(name, expr, cmp, rhs)
+    }
+    fn solve(&mut self, options: &SolveOptions, start: Option<&[f64]>) -> Result<Solution, SolveError> {
+        (self.solve)(self.inner.as_mut(), options, start)
+    }
+}

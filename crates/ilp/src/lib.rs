@@ -59,7 +59,7 @@ mod solve;
 
 pub use bounds::{hits_artificial_bound, objective_bounded_over_bounds, solve_with_artificial_bounds};
 pub use expr::{LinExpr, VarId};
-pub use incremental::{open_session, Checked, RawSession, Rebuild};
+pub use incremental::{incremental_of, open_session, Checked, Forwarding, RawSession, Rebuild};
 pub use lex::{LexSolution, LexSolve};
 pub use model::{Cmp, ConstrId, Constraint, Model, ModelError, Sense, VarKind, Variable};
 pub use record::{Recording, SolveRecord};

@@ -1,8 +1,8 @@
 //! [`Recording`]: a [`Solver`] wrapper that records statistics of every solve and can
 //! write every model it is given to a directory in LP format (`--dump-lp`).
 
-use crate::expr::LinExpr;
-use crate::model::{Cmp, Model, Sense};
+use crate::model::Model;
+use crate::incremental::{incremental_of, Forwarding};
 use crate::solve::{Incremental, RawSolution, Session, Solution, SolveError, SolveOptions, SolveTimes, Solver};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -140,44 +140,20 @@ impl<S: Solver> Recording<S> {
 
 /// The recording of a session: every solve is dumped (with `--dump-lp`) and recorded
 /// like a solve of the model as it stands.
-struct RecordingSession<'a, S: Solver> {
-    rec: &'a Recording<S>,
-    inner: Box<dyn Session + 'a>,
-}
-
 impl<S: Solver> Incremental for Recording<S> {
     fn start<'a>(&'a self, model: &Model, options: &SolveOptions) -> Result<Box<dyn Session + 'a>, SolveError> {
-        let inc = self.inner.incremental().ok_or_else(|| SolveError::Solver {
-            backend: self.inner.name().to_string(),
-            message: "the backend keeps no model between solves".into(),
-        })?;
-        Ok(Box::new(RecordingSession { rec: self, inner: inc.start(model, options)? }))
-    }
-}
-
-impl<S: Solver> Session for RecordingSession<'_, S> {
-    fn model(&self) -> &Model {
-        self.inner.model()
-    }
-    fn backend(&self) -> &str {
-        self.inner.backend()
-    }
-    fn set_objective(&mut self, sense: Sense, objective: LinExpr) -> Result<(), SolveError> {
-        self.inner.set_objective(sense, objective)
-    }
-    fn add_constraint(&mut self, name: String, expr: LinExpr, cmp: Cmp, rhs: i64) -> Result<(), SolveError> {
-        self.inner.add_constraint(name, expr, cmp, rhs)
-    }
-    fn solve(&mut self, options: &SolveOptions, start: Option<&[f64]>) -> Result<Solution, SolveError> {
-        self.rec.dump(self.inner.model())?;
-        let begin = Instant::now();
-        let result = self.inner.solve(options, start);
-        // The first solve of a session includes its build and set-up.
-        let elapsed = match &result {
-            Ok(s) => s.elapsed().max(begin.elapsed()),
-            Err(_) => begin.elapsed(),
-        };
-        self.rec.record(self.inner.model(), elapsed, &result);
-        result
+        let inner = incremental_of(&self.inner)?.start(model, options)?;
+        Ok(Forwarding::boxed(inner, move |inner: &mut dyn Session, options: &SolveOptions, start: Option<&[f64]>| {
+            self.dump(inner.model())?;
+            let begin = Instant::now();
+            let result = inner.solve(options, start);
+            // The first solve of a session includes its build and set-up.
+            let elapsed = match &result {
+                Ok(s) => s.elapsed().max(begin.elapsed()),
+                Err(_) => begin.elapsed(),
+            };
+            self.record(inner.model(), elapsed, &result);
+            result
+        }))
     }
 }

@@ -8,7 +8,7 @@ use polyalloc_program::exec::Executor;
 use polyalloc_program::ProgramError;
 use polyalloc_formulation::Polynomial;
 use polyalloc_ilp::{
-    budget, Cmp, Incremental, LinExpr, Model, RawSolution, RawStatus, Recording, Sense, Session, Solution, SolutionStatus,
+    budget, incremental_of, Forwarding, Incremental, Model, RawSolution, RawStatus, Recording, Session, SolutionStatus,
     SolveError, SolveOptions, SolveRecord, SolveTimes, Solver,
 };
 use polyalloc_suite::Example;
@@ -257,43 +257,19 @@ impl<S: Solver> Solver for Budgeted<S> {
     }
 }
 
-/// A session under the budget: every solve gets the time left.
-struct BudgetedSession<'a, S: Solver> {
-    budget: &'a Budgeted<S>,
-    inner: Box<dyn Session + 'a>,
-}
-
 impl<S: Solver> Incremental for Budgeted<S> {
     fn start<'a>(&'a self, model: &Model, options: &SolveOptions) -> Result<Box<dyn Session + 'a>, SolveError> {
-        let inc = self.inner.incremental().ok_or_else(|| SolveError::Solver {
-            backend: self.inner.name().to_string(),
-            message: "the backend keeps no model between solves".into(),
-        })?;
         let (o, _) = self.limited(options)?;
-        Ok(Box::new(BudgetedSession { budget: self, inner: inc.start(model, &o)? }))
-    }
-}
-
-impl<S: Solver> Session for BudgetedSession<'_, S> {
-    fn model(&self) -> &Model {
-        self.inner.model()
-    }
-    fn backend(&self) -> &str {
-        self.inner.backend()
-    }
-    fn set_objective(&mut self, sense: Sense, objective: LinExpr) -> Result<(), SolveError> {
-        self.inner.set_objective(sense, objective)
-    }
-    fn add_constraint(&mut self, name: String, expr: LinExpr, cmp: Cmp, rhs: i64) -> Result<(), SolveError> {
-        self.inner.add_constraint(name, expr, cmp, rhs)
-    }
-    fn solve(&mut self, options: &SolveOptions, start: Option<&[f64]>) -> Result<Solution, SolveError> {
-        let (o, ours) = self.budget.limited(options)?;
-        match (self.inner.solve(&o, start), ours) {
-            (Ok(s), Some(e)) if s.status() == SolutionStatus::TimeLimitFeasible => Err(e),
-            (Err(SolveError::TimeLimitNoIncumbent), Some(e)) => Err(e),
-            (other, _) => other,
-        }
+        let inner = incremental_of(&self.inner)?.start(model, &o)?;
+        // A session under the budget: every solve gets the time left.
+        Ok(Forwarding::boxed(inner, move |inner: &mut dyn Session, options: &SolveOptions, start: Option<&[f64]>| {
+            let (o, ours) = self.limited(options)?;
+            match (inner.solve(&o, start), ours) {
+                (Ok(s), Some(e)) if s.status() == SolutionStatus::TimeLimitFeasible => Err(e),
+                (Err(SolveError::TimeLimitNoIncumbent), Some(e)) => Err(e),
+                (other, _) => other,
+            }
+        }))
     }
 }
 
