@@ -213,7 +213,7 @@ impl RawSession for Kept {
         Ok(())
     }
 
-    fn solve_raw(&mut self, model: &Model, options: &SolveOptions, start: Option<&[f64]>) -> Result<(RawSolution, SolveTimes), SolveError> {
+    fn solve_raw(&mut self, model: &Model, options: &SolveOptions, _start: Option<&[f64]>) -> Result<(RawSolution, SolveTimes), SolveError> {
         if model.num_vars() == 0 {
             return Ok((RawSolution { status: RawStatus::Optimal, values: vec![] }, SolveTimes::default()));
         }
@@ -225,7 +225,6 @@ impl RawSession for Kept {
         // at its artificial bound 1e7, where HiGHS and microlp find 1;
         // xtask/tests/smo_tool.rs). A wrong optimum passes the exact feasibility check,
         // so CBC re-solves the kept model from scratch.
-        let _ = start;
         self.m.remove_initial_solution();
         let _guard = CBC_LOCK.lock().unwrap_or_else(|p| p.into_inner());
         let raw = run(&self.m, &mut times);

@@ -2,13 +2,12 @@
 //! make good_lp's answers faithful.
 
 use crate::kind::GoodLpKind;
-use crate::run::{run, take_phases, Attempt, Settings};
+use crate::run::{add_phases, run, take_phases, Attempt, Settings};
 use crate::translate::{translate, Translation};
 use polyalloc_ilp::{
     objective_bounded_over_bounds, solve_with_artificial_bounds, Cmp, LinExpr, Model, RawSolution, RawStatus, Sense,
     SolveError, SolveOptions, SolveTimes, Solver,
 };
-use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 /// Artificial bound of unbounded integer variables for microlp (the direct microlp
@@ -66,24 +65,17 @@ impl Solver for GoodLpSolver {
     /// this solve. Each translation and call happens on this thread.
     fn solve_raw_timed(&self, model: &Model, options: &SolveOptions) -> Result<(RawSolution, SolveTimes), SolveError> {
         take_phases();
-        BUILD.with(|b| b.set(Duration::ZERO));
         let raw = self.solve_untimed(model, options)?;
-        let (setup, solve) = take_phases();
-        let build = BUILD.with(|b| b.replace(Duration::ZERO));
-        Ok((raw, SolveTimes { build: Some(build), setup: Some(setup), solve, ..SolveTimes::default() }))
+        let p = take_phases();
+        Ok((raw, SolveTimes { build: Some(p.build), setup: Some(p.setup), solve: p.solve, ..SolveTimes::default() }))
     }
-}
-
-thread_local! {
-    /// Translation time of the current solve on this thread (see `solve_raw_timed`).
-    static BUILD: Cell<Duration> = const { Cell::new(Duration::ZERO) };
 }
 
 /// [`translate`], its time added to the current solve's build time.
 fn timed_translate(model: &Model, how: Translation) -> crate::translate::Translated {
     let start = Instant::now();
     let t = translate(model, how);
-    BUILD.with(|b| b.set(b.get() + start.elapsed()));
+    add_phases(start.elapsed(), Duration::ZERO, Duration::ZERO);
     t
 }
 

@@ -10,23 +10,33 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::cell::Cell;
 use std::time::{Duration, Instant};
 
+/// Time of the phases of the good_lp calls made on this thread since the last
+/// [`take_phases`]: translation into good_lp's expressions (build), what good_lp does
+/// before `solve()` (set-up), and `solve()` itself.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Phases {
+    pub build: Duration,
+    pub setup: Duration,
+    pub solve: Duration,
+}
+
 thread_local! {
-    /// Set-up and solve time of the good_lp calls made on this thread since the last
-    /// [`take_phases`]: a `solve_raw` may call good_lp several times (artificial bounds,
-    /// a re-solve without presolve, settling a status), and every call counts. A solve
+    /// A `solve_raw` may translate and call good_lp several times (artificial bounds, a
+    /// re-solve without presolve, settling a status), and every call counts. A solve
     /// runs synchronously on the caller's thread, so a thread-local sum is exact.
-    static PHASES: Cell<(Duration, Duration)> = const { Cell::new((Duration::ZERO, Duration::ZERO)) };
+    static PHASES: Cell<Phases> = const { Cell::new(Phases { build: Duration::ZERO, setup: Duration::ZERO, solve: Duration::ZERO }) };
 }
 
-/// The (set-up, solve) time summed since the previous call, and resets the sums.
-pub(crate) fn take_phases() -> (Duration, Duration) {
-    PHASES.with(|p| p.replace((Duration::ZERO, Duration::ZERO)))
+/// The phases summed since the previous call, and resets the sums.
+pub(crate) fn take_phases() -> Phases {
+    PHASES.with(|p| p.replace(Phases::default()))
 }
 
-fn add_phases(setup: Duration, solve: Duration) {
+/// Adds to the current sums.
+pub(crate) fn add_phases(build: Duration, setup: Duration, solve: Duration) {
     PHASES.with(|p| {
-        let (a, b) = p.get();
-        p.set((a + setup, b + solve));
+        let s = p.get();
+        p.set(Phases { build: s.build + build, setup: s.setup + setup, solve: s.solve + solve });
     });
 }
 
@@ -189,7 +199,7 @@ where
     }
     let solving = Instant::now();
     let result = m.solve();
-    add_phases(solving.duration_since(began), solving.elapsed());
+    add_phases(Duration::ZERO, solving.duration_since(began), solving.elapsed());
     match result {
         Ok(sol) => Attempt::Point {
             status: match sol.status() {
