@@ -262,8 +262,11 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
 /// statistics and times are those of every candidate, as a run of `best` records them.
 pub fn derived_best(records: &[Record]) -> Vec<Record> {
     use polyalloc::best::{BestDetails, Candidate};
+    // Storage methods only, as `best` runs them (`schedule` answers with loops).
+    let storage = |method: &str| polyalloc::registry().get(method).is_none_or(|m| m.maps_storage() && !m.runs_other_methods());
+    let records: Vec<&Record> = records.iter().filter(|r| storage(&r.method)).collect();
     let mut keys: Vec<(String, String, String)> = Vec::new();
-    for r in records.iter().filter(|r| r.method != polyalloc::best::NAME) {
+    for r in records.iter() {
         let k = (r.example.clone(), r.array.clone(), r.backend.clone());
         if !keys.contains(&k) {
             keys.push(k);
@@ -273,7 +276,8 @@ pub fn derived_best(records: &[Record]) -> Vec<Record> {
     for (example, target, backend) in keys {
         let group: Vec<&Record> = records
             .iter()
-            .filter(|r| r.method != polyalloc::best::NAME && r.example == example && r.array == target && r.backend == backend)
+            .copied()
+            .filter(|r| r.example == example && r.array == target && r.backend == backend)
             .collect();
         let candidates: Vec<Candidate> = group
             .iter()

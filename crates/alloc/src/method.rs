@@ -362,6 +362,11 @@ pub trait Method: Send + Sync {
     fn runs_other_methods(&self) -> bool {
         false
     }
+    /// False for a method whose answer is not a storage mapping (`schedule`: affine
+    /// schedules and loops): `best` compares storage mappings and leaves it out.
+    fn maps_storage(&self) -> bool {
+        true
+    }
 }
 
 /// A conflict-set [`Allocator`] as a [`Method`]: its targets are the example's arrays

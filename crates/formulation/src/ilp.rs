@@ -3,6 +3,7 @@
 
 use crate::basic::BasicSet;
 use crate::error::{Error, Result};
+use crate::int::lin::integer_solutions;
 use crate::set::Set;
 use polyalloc_ilp::{Cmp, LexSolve, LinExpr, Model, SolveError, SolveOptions, Solver, VarId};
 
@@ -185,14 +186,10 @@ impl BasicSet {
         if self.is_marked_empty() {
             return Ok(None);
         }
-        let mut m = Model::new("sample");
-        let v = add_basic_set(&mut m, self, "", None)?;
-        match find_point(solver, &m)? {
+        let (np, nd) = (self.space.n_param(), self.space.n_dim());
+        match self.feasible_point(solver, "sample", true)? {
             Feasibility::Infeasible => Ok(None),
-            Feasibility::Point(p) => Ok(Some(Sample {
-                params: v.params.iter().map(|x| p[x.index()]).collect(),
-                point: v.dims.iter().map(|x| p[x.index()]).collect(),
-            })),
+            Feasibility::Point(p) => Ok(Some(Sample { params: p[..np].to_vec(), point: p[np..np + nd].to_vec() })),
             Feasibility::FeasibleNoWitness => Err(Error::Unbounded("sample point (feasible, no small witness)".into())),
         }
     }
@@ -203,9 +200,139 @@ impl BasicSet {
         if self.is_marked_empty() || self.is_obviously_empty()? {
             return Ok(true);
         }
-        let mut m = Model::new("emptiness");
-        add_basic_set(&mut m, self, "", None)?;
-        Ok(matches!(find_point(solver, &m)?, Feasibility::Infeasible))
+        Ok(matches!(self.feasible_point(solver, "emptiness", false)?, Feasibility::Infeasible))
+    }
+
+    /// An integer point of the set (one value per column: parameters, dimensions,
+    /// locals) through `solver`, in a model named `name`. The equalities are eliminated
+    /// exactly first ([`integer_solutions`]: the integer solutions of the equalities are
+    /// `x0 + B z`), so the solver sees only the inequalities over `z`, tightened by their
+    /// gcd. On a set whose equalities have large coefficients and whose parameters are
+    /// unbounded, branch and bound on the original model may never end (microlp on an
+    /// emptiness test of ov-example3's symmetric conflict set, issue 17); over `z` the
+    /// lattice of the equalities is no longer the solver's to find. The point is checked
+    /// against every original row before it is returned.
+    /// With `small_params`, the point minimises the sum of the parameters when that is
+    /// bounded (a sample to enumerate the set at).
+    pub fn feasible_point(&self, solver: &dyn Solver, name: &str, small_params: bool) -> Result<Feasibility> {
+        let direct = || -> Result<Feasibility> {
+            let mut m = Model::new(name);
+            add_basic_set(&mut m, self, "", None)?;
+            find_point(solver, &m)
+        };
+        if self.eqs.is_empty() {
+            return direct();
+        }
+        let ncol = self.space.n_cols() - 1 + self.n_local;
+        let a: Vec<Vec<i64>> = self.eqs.iter().map(|r| r[1..].to_vec()).collect();
+        let Some(rhs) = self.eqs.iter().map(|r| r[0].checked_neg()).collect::<Option<Vec<i64>>>() else { return direct() };
+        let (x0, basis) = match integer_solutions(&a, &rhs, ncol) {
+            Ok(None) => return Ok(Feasibility::Infeasible),
+            Ok(Some(sol)) => sol,
+            // Too large for exact elimination: the solver gets the rows as they are.
+            Err(_) => return direct(),
+        };
+        let f = basis.first().map_or(0, Vec::len);
+        // Each inequality c + a . x >= 0 as c' + a' . z >= 0.
+        let mut rows: Vec<(i128, Vec<i128>)> = Vec::with_capacity(self.ineqs.len());
+        for r in &self.ineqs {
+            let mut c = r[0] as i128;
+            let mut coef = vec![0i128; f];
+            for (i, &ai) in r[1..].iter().enumerate().filter(|(_, a)| **a != 0) {
+                c += ai as i128 * x0[i] as i128;
+                for (j, cj) in coef.iter_mut().enumerate() {
+                    *cj += ai as i128 * basis[i][j] as i128;
+                }
+            }
+            let g = coef.iter().fold(0i128, |g, &v| crate::int::gcd_i128(g, v));
+            if g == 0 {
+                if c < 0 {
+                    return Ok(Feasibility::Infeasible);
+                }
+                continue;
+            }
+            rows.push((crate::int::floor_div(c, g), coef.iter().map(|v| v / g).collect()));
+        }
+        let Some(rows) = rows
+            .into_iter()
+            .map(|(c, a)| Some((i64::try_from(c).ok()?, a.into_iter().map(|v| i64::try_from(v).ok()).collect::<Option<Vec<i64>>>()?)))
+            .collect::<Option<Vec<(i64, Vec<i64>)>>>()
+        else {
+            return direct();
+        };
+        let z: Vec<i64> = if f == 0 {
+            Vec::new()
+        } else {
+            let mut m = Model::new(name);
+            let vars: Vec<VarId> = (0..f)
+                .map(|j| {
+                    // Bounds from the rows over z_j alone.
+                    let (mut lo, mut hi): (Option<i64>, Option<i64>) = (None, None);
+                    for (c, a) in rows.iter().filter(|(_, a)| a.iter().enumerate().all(|(k, &v)| k == j || v == 0)) {
+                        // a_j z_j + c >= 0 with a_j = +-1 after the gcd.
+                        if a[j] > 0 {
+                            lo = Some(lo.map_or(-c, |l: i64| l.max(-c)));
+                        } else {
+                            hi = Some(hi.map_or(*c, |h: i64| h.min(*c)));
+                        }
+                    }
+                    m.add_integer(format!("z{j}"), lo, hi)
+                })
+                .collect();
+            for (k, (c, a)) in rows.iter().enumerate() {
+                let mut e = LinExpr::constant(0);
+                for (j, &v) in a.iter().enumerate().filter(|(_, v)| **v != 0) {
+                    e.add_term(vars[j], v);
+                }
+                m.try_add_constraint(format!("ge{k}"), e, Cmp::Ge, -c)?;
+            }
+            // A sample with the smallest parameter sum where that is bounded (a solver
+            // leaves a feasibility model's free variables anywhere, microlp on its
+            // artificial bounds of 10^9: a useless instance to enumerate at).
+            let np = self.space.n_param();
+            let mut params_sum = LinExpr::constant(0);
+            for i in 0..np {
+                for (j, &v) in vars.iter().enumerate() {
+                    if basis[i][j] != 0 {
+                        params_sum.add_term(v, basis[i][j]);
+                    }
+                }
+            }
+            let small = if np > 0 && small_params {
+                let mut ms = m.clone();
+                ms.set_objective(polyalloc_ilp::Sense::Minimize, params_sum);
+                match solver.solve(&ms, &SolveOptions::default()) {
+                    Ok(sol) => Some(vars.iter().map(|&v| sol.int_value(v)).collect()),
+                    Err(SolveError::Infeasible) | Err(SolveError::InfeasibleOrUnbounded) => return Ok(Feasibility::Infeasible),
+                    Err(SolveError::Unbounded) => None,
+                    Err(e) => return Err(e.into()),
+                }
+            } else {
+                None
+            };
+            match small {
+                Some(z) => z,
+                None => match find_point(solver, &m)? {
+                    Feasibility::Point(z) => z,
+                    other => return Ok(other),
+                },
+            }
+        };
+        let x: Option<Vec<i64>> = (0..ncol)
+            .map(|i| {
+                let v = x0[i] as i128 + (0..f).map(|j| basis[i][j] as i128 * z[j] as i128).sum::<i128>();
+                i64::try_from(v).ok()
+            })
+            .collect();
+        let holds = |x: &[i64]| {
+            let val = |r: &Vec<i64>| r[0] as i128 + r[1..].iter().zip(x).map(|(&a, &v)| a as i128 * v as i128).sum::<i128>();
+            self.eqs.iter().all(|r| val(r) == 0) && self.ineqs.iter().all(|r| val(r) >= 0)
+        };
+        match x {
+            Some(x) if holds(&x) => Ok(Feasibility::Point(x)),
+            // Cannot happen by construction; the solver's model is the judge then.
+            _ => direct(),
+        }
     }
 
     /// Lexicographic minimum of the dimensions for concrete parameter values, by

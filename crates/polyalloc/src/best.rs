@@ -1,5 +1,5 @@
-//! Method `best`: runs every other applicable method of the registry
-//! on a target, verifies each answer exactly as [`run`](crate::run()) does, and returns
+//! Method `best`: runs every other applicable storage method of the registry
+//! ([`Method::maps_storage`]) on a target, verifies each answer exactly as [`run`](crate::run()) does, and returns
 //! the smallest verified mapping at the input's size point (the instance asked for, by
 //! default the example's largest), naming the method that found it. Every candidate,
 //! with its size or its failure, is in the details ([`BestDetails`]).
@@ -28,7 +28,7 @@ impl Best {
     }
 
     fn others(&self) -> impl Iterator<Item = &'static dyn Method> {
-        (self.others)().into_iter().filter(|m| !m.runs_other_methods())
+        (self.others)().into_iter().filter(|m| !m.runs_other_methods() && m.maps_storage())
     }
 }
 

@@ -183,6 +183,10 @@ impl Method for ScheduleMethod {
         "schedule"
     }
 
+    fn maps_storage(&self) -> bool {
+        false
+    }
+
     fn summary(&self) -> &'static str {
         "Pugh's affine schedules by nomination and transfer, and the rearranged loops, confirmed by running the program (002 Sec. 3-5)"
     }
