@@ -41,16 +41,39 @@ fn oriented(problem: &Problem, order: &[usize]) -> Problem {
 /// (`results/baseline.json`: solver error); it is left out with a message.
 const BUDGET: std::time::Duration = std::time::Duration::from_secs(90);
 
-/// The size `smo-sym` gives, an error, or `None` when the run exceeded [`BUDGET`].
-fn smo_sym_size(problem: &Problem) -> Option<Result<Polynomial, String>> {
+/// What `smo-sym` gives: the size and the mapping's rows as (hyperplane, parametric
+/// coefficients of the modulus, constant of the modulus), an error, or `None` when the
+/// run exceeded [`BUDGET`].
+type Answer = (Polynomial, Vec<(Vec<i64>, Vec<i64>, i64)>);
+
+fn smo_sym_answer(problem: &Problem) -> Option<Result<Answer, String>> {
     let backend = polyalloc_solvers::registry().create(polyalloc_solvers::DEFAULT_BACKEND).expect("built-in backend");
     let solver = polyalloc::run::Budgeted::new(backend.as_ref(), Some(BUDGET));
     match polyalloc_ilp::budget::scoped("smo-sym", Some(BUDGET), || allocate(method("smo-sym"), problem, &solver)) {
-        Ok(a) => Some(a.size.ok_or_else(|| "unfolded".to_string())),
+        Ok(a) => {
+            let rows = a
+                .mapping
+                .rows
+                .iter()
+                .map(|r| {
+                    let m = r.modulus.as_ref().map(|m| m.coeffs.clone()).unwrap_or_default();
+                    (r.hyperplane.clone(), m.get(1..).unwrap_or_default().to_vec(), m.first().copied().unwrap_or(0))
+                })
+                .collect();
+            Some(a.size.map(|s| (s, rows)).ok_or_else(|| "unfolded".to_string()))
+        }
         Err(polyalloc_alloc::AllocError::Solver { source, .. }) if source.kind() == "time-budget" => None,
         Err(e) => Some(Err(e.to_string())),
     }
 }
+
+/// Conflict sets on which the orientations give the same hyperplanes and the same
+/// parametric moduli but not the same constants: the constant of a modulus is SMO's
+/// Farkas bound on the symmetric polyhedra, exact on their rational points, and
+/// different decompositions of the same set have different rational points
+/// (`symmetric.rs`, "Costs and limits"). Measured: ov-example3's second modulus is
+/// `kmax` from three orientations and `kmax - 1` from the row-major one.
+const CONSTANTS_MAY_DIFFER: &[&str] = &["ov-example3"];
 
 fn conflict_set_examples() -> Vec<(Example, String)> {
     let mut out = Vec::new();
@@ -78,26 +101,43 @@ fn every_orientation_of_every_bench_suite_conflict_set_gives_one_size() {
             let by_schedule = program.conflict_set(&array).expect("conflict set of the program");
             versions.push(("schedule".to_string(), Problem { conflicts: by_schedule, ..given.clone() }));
         }
-        let mut sizes: Vec<(String, Result<Polynomial, String>)> = Vec::new();
+        let mut answers: Vec<(String, Result<Answer, String>)> = Vec::new();
         for (k, p) in &versions {
-            match smo_sym_size(p) {
-                Some(s) => sizes.push((k.clone(), s)),
+            match smo_sym_answer(p) {
+                Some(s) => answers.push((k.clone(), s)),
                 None => break,
             }
         }
-        if sizes.len() < versions.len() {
+        if answers.len() < versions.len() {
             eprintln!("SKIPPED {} {array}: smo-sym exceeded its budget of {BUDGET:?} on the built-in backend", ex.id);
             continue;
         }
-        eprintln!("{} {array}: {:?}", ex.id, sizes.iter().map(|(k, s)| format!("{k}: {}", s.as_ref().map(|p| p.to_string()).unwrap_or_else(|e| e.clone()))).collect::<Vec<_>>());
-        let first = &sizes[0].1;
-        if sizes.iter().any(|(_, s)| s != first) || first.is_err() {
-            failures.push(format!("{} {array}: {sizes:?}", ex.id));
+        eprintln!(
+            "{} {array}: {:?}",
+            ex.id,
+            answers.iter().map(|(k, s)| format!("{k}: {}", s.as_ref().map(|(p, _)| p.to_string()).unwrap_or_else(|e| e.clone()))).collect::<Vec<_>>()
+        );
+        let Ok(first) = &answers[0].1 else {
+            failures.push(format!("{} {array}: {answers:?}", ex.id));
+            continue;
+        };
+        let same = |a: &Result<Answer, String>| a.as_ref().is_ok_and(|a| a == first);
+        // Same hyperplanes and parametric coefficients; constants free.
+        let same_but_constants = |a: &Result<Answer, String>| {
+            a.as_ref().is_ok_and(|(_, rows)| rows.len() == first.1.len() && rows.iter().zip(&first.1).all(|(x, y)| x.0 == y.0 && x.1 == y.1))
+        };
+        let ok = if CONSTANTS_MAY_DIFFER.contains(&ex.id.as_str()) {
+            answers.iter().all(|(_, a)| same_but_constants(a))
+        } else {
+            answers.iter().all(|(_, a)| same(a))
+        };
+        if !ok {
+            failures.push(format!("{} {array}: {answers:?}", ex.id));
         }
         compared += 1;
     }
     assert!(compared >= 20, "{compared} conflict sets");
-    assert!(failures.is_empty(), "sizes differ between orientations:\n{}", failures.join("\n"));
+    assert!(failures.is_empty(), "answers differ between orientations:\n{}", failures.join("\n"));
 }
 
 /// 004 Sec. 5 prints `AB[(-tt + 3ii) mod (9B - 8)]` for the hex tile; `smo` finds it
@@ -109,7 +149,7 @@ fn hex_tile_from_the_row_major_orientation_reaches_9b_minus_8_or_better() {
     let ex = load_dir(&default_dir()).expect("bench-suite").into_iter().find(|e| e.id == "smo-stencil-1d-hex-tile").expect("file");
     let given = ex.problem("AB").expect("problem");
     let row_major = oriented(&given, &[0, 1]);
-    let size = smo_sym_size(&row_major).expect("within the budget").expect("smo-sym");
+    let (size, _) = smo_sym_answer(&row_major).expect("within the budget").expect("smo-sym");
     for b in 3..=64i64 {
         let v = size.eval(&[("B", b)]).expect("evaluates");
         assert!(v <= (9 * b - 8) as i128, "B = {b}: {size} above 9B - 8");

@@ -28,6 +28,13 @@
 //!    instance, where `D_1 = D` and `D_{k+1} = { d in D_k : Γ_k . d = 0 }`, ending when
 //!    `D_{m+1}` is empty. A hyperplane in the span of the previous ones satisfies nothing
 //!    and is never chosen, so `m <= n`;
+//!    The sequence is then validated: revised through the symmetric conflict
+//!    polyhedra, it must leave none; otherwise the search instance grows to the
+//!    componentwise maximum of itself and the parameters of the least-parameter-sum
+//!    sample of the remaining conflicts, and the search is repeated (at most
+//!    `MAX_GROWTH` times; ov-example3 needs three growths: at `imax = jmax = kmax =
+//!    6`, `(1, 1, 1), (-3, 3, 2)` is smallest and misses the differences
+//!    `(1, 5, -6)` that appear from `kmax = 7`);
 //! 3. each `Γ_k` gets SMO's parametric modulus over the symmetric conflict polyhedra
 //!    revised by `Γ_1..Γ_{k-1}` (Farkas, lexicographic `(u, w)`, moduli at least 1 on the
 //!    array's cells), and the polyhedra are revised by `Γ_k`. When conflicts remain for
@@ -44,7 +51,14 @@
 //! instance or sample point whose conflicts can be enumerated, e.g. a relation
 //! unbounded outside the array's cells) `smo-sym` answers as `smo` on the relation as
 //! given, the one case where its answer depends on the orientation. The moduli are SMO's parametric bounds, so the size at the search instance
-//! can exceed the product the search minimised when a bound is not tight there.
+//! can exceed the product the search minimised when a bound is not tight there
+//! (ov-example3: `5 jmax + 4 kmax - 8` where the differences reach 31 at 7, 7, 7,
+//! so `smo-sym`'s mapping is larger than `smo`'s `3 jmax kmax` there). Farkas' lemma
+//! bounds `Γ . (s - t)` on the *rational* points of each polyhedron, and two
+//! decompositions of one set have different rational points: the hyperplanes and the
+//! moduli's parameter coefficients are the set's, the moduli's constants may differ
+//! (ov-example3: `kmax` or `kmax - 1`; `tests/smo_sym.rs` holds every other bench-suite
+//! conflict set to the same mapping in every orientation).
 
 use polyalloc_alloc::pieces::{cell_polyhedra, conflict_polyhedra, revise_all};
 use polyalloc_alloc::width::constant_hyperplane_modulus;
@@ -56,6 +70,9 @@ use polyalloc_ilp::{SolveOptions, Solver};
 use std::collections::BTreeSet;
 
 const NAME: &str = "smo-sym";
+
+/// Times the search instance may grow before hyperplanes are committed unvalidated.
+const MAX_GROWTH: usize = 4;
 
 /// Options of [`SmoSym`].
 #[derive(Clone, Debug)]
@@ -216,10 +233,70 @@ impl Allocator for SmoSym {
         let mut pieces = conflict_polyhedra(&sym_problem, solver, NAME)?;
         let cells = cell_polyhedra(problem, NAME)?;
         let candidates = candidates(n, self.coef_bound(n));
+        let search = |diffs: &[Vec<i64>], prefix: &[Vec<i64>]| -> Result<Vec<Vec<i64>>, AllocError> {
+            let mut search = Search { candidates: &candidates, nodes: 0, node_limit: self.options.node_limit, best: None };
+            search.run(diffs, &mut prefix.to_vec(), 1);
+            // Out of time: the run's budget decides (a search stopped by its node limit
+            // keeps its best sequence so far).
+            polyalloc_ilp::budget::check().map_err(AllocError::solver(NAME))?;
+            match search.best {
+                Some((_, found)) => Ok(found),
+                None => Err(AllocError::method(NAME, format!("no hyperplane with coefficients in [-{b}, {b}] satisfies the remaining conflicts", b = self.coef_bound(n)))),
+            }
+        };
         // The differences at each instance, enumerated once (None: too many pairs).
         let mut at_instance: Vec<Option<Option<Vec<Vec<i64>>>>> = vec![None; problem.instances.len()];
         let mut hyperplanes: Vec<Vec<i64>> = Vec::new();
         let mut rows = Vec::new();
+        // Step 2, validated: a sequence chosen at one instance may leave conflicts that
+        // appear only at larger parameter values (ov-example3: `(1, 1, 1), (-3, 3, 2)`
+        // is smaller at imax = jmax = kmax = 6 and misses the differences `(1, 5, -6)`
+        // of kmax >= 7). The sequence is revised through the symmetric polyhedra; when
+        // some remain, the search instance grows to the componentwise maximum of itself
+        // and the parameters of the remaining conflicts' sample point of least
+        // parameter sum (a choice that does not depend on how the set is written when
+        // that point's parameters are unique), and the search starts again.
+        if let Some(mut at) = (0..problem.instances.len()).rev().find_map(|k| {
+            let all = differences(&symmetric, &problem.instances[k], self.options.pair_limit).ok().flatten()?;
+            (!all.is_empty()).then(|| problem.instances[k].clone())
+        }) {
+            for _ in 0..MAX_GROWTH {
+                let Ok(Some(diffs)) = differences(&symmetric, &at, self.options.pair_limit) else { break };
+                let found = search(&diffs, &[])?;
+                let mut stages = vec![pieces.clone()];
+                for h in &found {
+                    let last = stages.last().map(Vec::as_slice).unwrap_or_default();
+                    if last.is_empty() {
+                        break;
+                    }
+                    stages.push(revise_all(last, h, solver, NAME)?);
+                }
+                if stages.last().is_some_and(Vec::is_empty) {
+                    for (k, h) in found.into_iter().enumerate().take(stages.len() - 1) {
+                        let model = format!("smo-sym-modulus-{}", k + 1);
+                        let modulus = constant_hyperplane_modulus(&stages[k], &cells, &h, &params, &param_space, solver, &self.options.solve, NAME, &model)?;
+                        rows.push(StorageRow { hyperplane: h, modulus: Some(modulus) });
+                    }
+                    return ModularMapping::new(&pnames, problem.array_tuple(), rows).map_err(fe);
+                }
+                // The remaining conflicts' sample of least parameter sum.
+                let mut least: Option<(i64, Vec<i64>)> = None;
+                for piece in stages.last().map(Vec::as_slice).unwrap_or_default() {
+                    let Some(sample) = piece.sample(solver).map_err(&fe)? else { continue };
+                    let key = (sample.params.iter().sum::<i64>(), sample.params);
+                    if least.as_ref().is_none_or(|l| key < *l) {
+                        least = Some(key);
+                    }
+                }
+                let Some((_, p)) = least else { break };
+                let grown: Vec<i64> = at.iter().zip(&p).map(|(&a, &b)| a.max(b)).collect();
+                if grown == at {
+                    break;
+                }
+                at = grown;
+            }
+        }
+        // Unvalidated: hyperplanes committed one search at a time.
         while !pieces.is_empty() {
             if hyperplanes.len() >= n {
                 return Err(AllocError::method(NAME, format!("{n} independent hyperplanes found but conflicts remain: the conflict set contains a pair of equal cells")));
@@ -262,14 +339,7 @@ impl Allocator for SmoSym {
                     format!("conflicts remain but no instance has them with at most {} conflict pairs to search at", self.options.pair_limit),
                 ));
             };
-            let mut search = Search { candidates: &candidates, nodes: 0, node_limit: self.options.node_limit, best: None };
-            search.run(&diffs, &mut hyperplanes.clone(), 1);
-            // Out of time: the run's budget decides (a search stopped by its node limit
-            // keeps its best sequence so far).
-            polyalloc_ilp::budget::check().map_err(AllocError::solver(NAME))?;
-            let Some((_, found)) = search.best else {
-                return Err(AllocError::method(NAME, format!("no hyperplane with coefficients in [-{b}, {b}] satisfies the remaining conflicts", b = self.coef_bound(n))));
-            };
+            let found = search(&diffs, &hyperplanes)?;
             for h in found.into_iter().skip(hyperplanes.len()) {
                 if pieces.is_empty() {
                     break;

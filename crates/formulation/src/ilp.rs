@@ -223,69 +223,20 @@ impl BasicSet {
         if self.eqs.is_empty() {
             return direct();
         }
-        let ncol = self.space.n_cols() - 1 + self.n_local;
-        let a: Vec<Vec<i64>> = self.eqs.iter().map(|r| r[1..].to_vec()).collect();
-        let Some(rhs) = self.eqs.iter().map(|r| r[0].checked_neg()).collect::<Option<Vec<i64>>>() else { return direct() };
-        let (x0, basis) = match integer_solutions(&a, &rhs, ncol) {
-            Ok(None) => return Ok(Feasibility::Infeasible),
-            Ok(Some(sol)) => sol,
-            // Too large for exact elimination: the solver gets the rows as they are.
-            Err(_) => return direct(),
+        let (x0, basis, rows) = match self.reduced() {
+            Reduction::Infeasible => return Ok(Feasibility::Infeasible),
+            Reduction::Unreduced => return direct(),
+            Reduction::Reduced { x0, basis, rows } => (x0, basis, rows),
         };
+        let ncol = x0.len();
         let f = basis.first().map_or(0, Vec::len);
-        // Each inequality c + a . x >= 0 as c' + a' . z >= 0.
-        let mut rows: Vec<(i128, Vec<i128>)> = Vec::with_capacity(self.ineqs.len());
-        for r in &self.ineqs {
-            let mut c = r[0] as i128;
-            let mut coef = vec![0i128; f];
-            for (i, &ai) in r[1..].iter().enumerate().filter(|(_, a)| **a != 0) {
-                c += ai as i128 * x0[i] as i128;
-                for (j, cj) in coef.iter_mut().enumerate() {
-                    *cj += ai as i128 * basis[i][j] as i128;
-                }
-            }
-            let g = coef.iter().fold(0i128, |g, &v| crate::int::gcd_i128(g, v));
-            if g == 0 {
-                if c < 0 {
-                    return Ok(Feasibility::Infeasible);
-                }
-                continue;
-            }
-            rows.push((crate::int::floor_div(c, g), coef.iter().map(|v| v / g).collect()));
-        }
-        let Some(rows) = rows
-            .into_iter()
-            .map(|(c, a)| Some((i64::try_from(c).ok()?, a.into_iter().map(|v| i64::try_from(v).ok()).collect::<Option<Vec<i64>>>()?)))
-            .collect::<Option<Vec<(i64, Vec<i64>)>>>()
-        else {
-            return direct();
-        };
+        let vars_of = |m: &mut Model| -> Vec<VarId> { z_vars(m, &rows, f) };
         let z: Vec<i64> = if f == 0 {
             Vec::new()
         } else {
             let mut m = Model::new(name);
-            let vars: Vec<VarId> = (0..f)
-                .map(|j| {
-                    // Bounds from the rows over z_j alone.
-                    let (mut lo, mut hi): (Option<i64>, Option<i64>) = (None, None);
-                    for (c, a) in rows.iter().filter(|(_, a)| a.iter().enumerate().all(|(k, &v)| k == j || v == 0)) {
-                        // a_j z_j + c >= 0 with a_j = +-1 after the gcd.
-                        if a[j] > 0 {
-                            lo = Some(lo.map_or(-c, |l: i64| l.max(-c)));
-                        } else {
-                            hi = Some(hi.map_or(*c, |h: i64| h.min(*c)));
-                        }
-                    }
-                    m.add_integer(format!("z{j}"), lo, hi)
-                })
-                .collect();
-            for (k, (c, a)) in rows.iter().enumerate() {
-                let mut e = LinExpr::constant(0);
-                for (j, &v) in a.iter().enumerate().filter(|(_, v)| **v != 0) {
-                    e.add_term(vars[j], v);
-                }
-                m.try_add_constraint(format!("ge{k}"), e, Cmp::Ge, -c)?;
-            }
+            let vars = vars_of(&mut m);
+            add_z_rows(&mut m, &rows, &vars)?;
             // A sample with the smallest parameter sum where that is bounded (a solver
             // leaves a feasibility model's free variables anywhere, microlp on its
             // artificial bounds of 10^9: a useless instance to enumerate at).
@@ -298,9 +249,26 @@ impl BasicSet {
                     }
                 }
             }
-            let small = if np > 0 && small_params {
+            // Otherwise the least sum of the variables bounded below (minus those bounded
+            // above only): a feasibility model's LP optimum may sit anywhere, and
+            // branch and bound from a far vertex need not end (microlp, 10^9 bounds);
+            // bounded by the variables' bounds, so never unbounded.
+            let mut near = LinExpr::constant(0);
+            for &v in &vars {
+                match (m.var(v).lower, m.var(v).upper) {
+                    (Some(_), _) => {
+                        near.add_term(v, 1);
+                    }
+                    (None, Some(_)) => {
+                        near.add_term(v, -1);
+                    }
+                    (None, None) => {}
+                }
+            }
+            let objective = if np > 0 && small_params { Some(params_sum) } else { (!near.is_constant()).then_some(near) };
+            let small = if let Some(objective) = objective {
                 let mut ms = m.clone();
-                ms.set_objective(polyalloc_ilp::Sense::Minimize, params_sum);
+                ms.set_objective(polyalloc_ilp::Sense::Minimize, objective);
                 match solver.solve(&ms, &SolveOptions::default()) {
                     Ok(sol) => Some(vars.iter().map(|&v| sol.int_value(v)).collect()),
                     Err(SolveError::Infeasible) | Err(SolveError::InfeasibleOrUnbounded) => return Ok(Feasibility::Infeasible),
@@ -335,6 +303,52 @@ impl BasicSet {
         }
     }
 
+    /// The set with its equalities eliminated exactly: its integer points are `x0 + B z`
+    /// for the integer `z` with `c + a . z >= 0` for every row `(c, a)` (gcd-tightened).
+    fn reduced(&self) -> Reduction {
+        if self.eqs.is_empty() {
+            return Reduction::Unreduced;
+        }
+        let ncol = self.space.n_cols() - 1 + self.n_local;
+        let a: Vec<Vec<i64>> = self.eqs.iter().map(|r| r[1..].to_vec()).collect();
+        let Some(rhs) = self.eqs.iter().map(|r| r[0].checked_neg()).collect::<Option<Vec<i64>>>() else { return Reduction::Unreduced };
+        let (x0, basis) = match integer_solutions(&a, &rhs, ncol) {
+            Ok(None) => return Reduction::Infeasible,
+            Ok(Some(sol)) => sol,
+            // Too large for exact elimination: the solver gets the rows as they are.
+            Err(_) => return Reduction::Unreduced,
+        };
+        let f = basis.first().map_or(0, Vec::len);
+        // Each inequality c + a . x >= 0 as c' + a' . z >= 0.
+        let mut rows: Vec<(i128, Vec<i128>)> = Vec::with_capacity(self.ineqs.len());
+        for r in &self.ineqs {
+            let mut c = r[0] as i128;
+            let mut coef = vec![0i128; f];
+            for (i, &ai) in r[1..].iter().enumerate().filter(|(_, a)| **a != 0) {
+                c += ai as i128 * x0[i] as i128;
+                for (j, cj) in coef.iter_mut().enumerate() {
+                    *cj += ai as i128 * basis[i][j] as i128;
+                }
+            }
+            let g = coef.iter().fold(0i128, |g, &v| crate::int::gcd_i128(g, v));
+            if g == 0 {
+                if c < 0 {
+                    return Reduction::Infeasible;
+                }
+                continue;
+            }
+            rows.push((crate::int::floor_div(c, g), coef.iter().map(|v| v / g).collect()));
+        }
+        let Some(rows) = rows
+            .into_iter()
+            .map(|(c, a)| Some((i64::try_from(c).ok()?, a.into_iter().map(|v| i64::try_from(v).ok()).collect::<Option<Vec<i64>>>()?)))
+            .collect::<Option<Vec<(i64, Vec<i64>)>>>()
+        else {
+            return Reduction::Unreduced;
+        };
+        Reduction::Reduced { x0, basis, rows }
+    }
+
     /// Lexicographic minimum of the dimensions for concrete parameter values, by
     /// successive solves ([`LexSolve`]). `None` when empty.
     pub fn lexmin(&self, solver: &dyn Solver, params: &[i64]) -> Result<Option<Vec<i64>>> {
@@ -355,6 +369,46 @@ impl BasicSet {
             Err(e) => Err(e.into()),
         }
     }
+}
+
+/// A set with its equalities eliminated ([`BasicSet::reduced`]).
+enum Reduction {
+    /// The equalities (or a row then constant) have no integer solution.
+    Infeasible,
+    /// No equalities, or numbers too large to eliminate them exactly.
+    Unreduced,
+    /// Integer points `x0 + B z` with `c + a . z >= 0` for every row.
+    Reduced { x0: Vec<i64>, basis: Vec<Vec<i64>>, rows: Vec<(i64, Vec<i64>)> },
+}
+
+/// The integer variables `z` of a reduced set, with the bounds its single-variable rows give.
+fn z_vars(m: &mut Model, rows: &[(i64, Vec<i64>)], f: usize) -> Vec<VarId> {
+    (0..f)
+        .map(|j| {
+            let (mut lo, mut hi): (Option<i64>, Option<i64>) = (None, None);
+            for (c, a) in rows.iter().filter(|(_, a)| a.iter().enumerate().all(|(k, &v)| k == j || v == 0)) {
+                // a_j z_j + c >= 0 with a_j = +-1 after the gcd.
+                if a[j] > 0 {
+                    lo = Some(lo.map_or(-c, |l: i64| l.max(-c)));
+                } else {
+                    hi = Some(hi.map_or(*c, |h: i64| h.min(*c)));
+                }
+            }
+            m.add_integer(format!("z{j}"), lo, hi)
+        })
+        .collect()
+}
+
+/// The rows `c + a . z >= 0` of a reduced set.
+fn add_z_rows(m: &mut Model, rows: &[(i64, Vec<i64>)], vars: &[VarId]) -> Result<()> {
+    for (k, (c, a)) in rows.iter().enumerate() {
+        let mut e = LinExpr::constant(0);
+        for (j, &v) in a.iter().enumerate().filter(|(_, v)| **v != 0) {
+            e.add_term(vars[j], v);
+        }
+        m.try_add_constraint(format!("ge{k}"), e, Cmp::Ge, -c)?;
+    }
+    Ok(())
 }
 
 impl Set {
