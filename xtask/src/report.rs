@@ -241,20 +241,71 @@ pub fn best_folded(records: &[crate::results::KernelRecord]) -> Vec<(Option<&cra
     out
 }
 
+/// The paired ratio full / folded of one kernel: per round `k`, `full_k / folded_k`
+/// (the two ran in the same interleaved round, so drifts of the machine cancel); its
+/// median and a 95% bootstrap interval of that median (2000 resamples, fixed seed).
+/// `None` with fewer than 5 paired rounds.
+pub fn paired_ratio(full: &[f64], folded: &[f64]) -> Option<(f64, f64, f64)> {
+    let r: Vec<f64> = full.iter().zip(folded).filter(|(a, b)| **a > 0.0 && **b > 0.0).map(|(a, b)| a / b).collect();
+    if r.len() < 5 {
+        return None;
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+    };
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut meds: Vec<f64> = (0..2000)
+        .map(|_| {
+            let mut v: Vec<f64> = (0..r.len()).map(|_| r[next(r.len())]).collect();
+            median(&mut v)
+        })
+        .collect();
+    meds.sort_by(f64::total_cmp);
+    let (lo, hi) = (meds[50], meds[1949]);
+    Some((median(&mut r.clone()), lo, hi))
+}
+
+/// `faster`, `slower` (the whole 95% interval of the paired ratio on one side of 1) or
+/// `same within noise`; `n/a` without enough paired rounds.
+pub fn verdict(ci: Option<(f64, f64, f64)>) -> &'static str {
+    match ci {
+        Some((_, lo, _)) if lo > 1.0 => "faster",
+        Some((_, _, hi)) if hi < 1.0 => "**slower**",
+        Some(_) => "same within noise",
+        None => "n/a",
+    }
+}
+
 /// The kernels tables (`cargo xtask kernels`, REPORT.md): per kernel and method the
 /// fastest folded variant against full storage, time and memory side by side; then
 /// every measured configuration.
 pub fn kernels_markdown(records: &[crate::results::KernelRecord]) -> String {
     let mut s = String::new();
-    s.push_str("Fastest folded variant per kernel and method (full/folded >= 1.00: folding costs no time):\n\n");
-    s.push_str("| kernel | size | method | full ms | best folded ms | variant | scheme | full/folded time | full bytes | folded bytes | peak RSS full | peak RSS folded | output equal |\n");
-    s.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    s.push_str(
+        "Fastest folded variant per kernel and method (full/folded >= 1.00: folding costs no time). \
+         `paired ratio`: the median over the rounds of full / folded measured in the same round, with its 95% \
+         bootstrap interval; `verdict`: `faster` or `slower` when the whole interval is on one side of 1, else \
+         `same within noise` (a mapping that keeps full storage, e.g. `lefe` on a tile, runs the same addresses as \
+         full storage: only noise separates them):\n\n",
+    );
+    s.push_str("| kernel | size | method | full ms | best folded ms | variant | scheme | full/folded time | paired ratio (95% CI) | verdict | full bytes | folded bytes | peak RSS full | peak RSS folded | output equal |\n");
+    s.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     let rss = |r: Option<&crate::results::KernelRecord>| r.and_then(|r| r.peak_rss_bytes).map(human_bytes).unwrap_or_else(|| "n/a".into());
     for (full, b) in best_folded(records) {
         let all_equal = records.iter().filter(|r| r.kernel == b.kernel && r.method == b.method).all(|r| r.output_equal);
+        let ci = full.and_then(|f| paired_ratio(&f.samples_ms, &b.samples_ms));
+        let ci_text = ci.map(|(m, lo, hi)| format!("{m:.2}x ({lo:.2}-{hi:.2})")).unwrap_or_else(|| "n/a".into());
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {:.1} | {:.1} | {} | {} | {:.2}x | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {:.1} | {:.1} | {} | {} | {:.2}x | {} | {} | {} | {} | {} | {} | {} |",
             b.kernel,
             b.size,
             b.method,
@@ -263,6 +314,8 @@ pub fn kernels_markdown(records: &[crate::results::KernelRecord]) -> String {
             b.variant,
             b.mitigation,
             b.reference_ms / b.kernel_ms,
+            ci_text,
+            verdict(ci),
             human_bytes(b.reference_bytes),
             human_bytes(b.kernel_bytes),
             rss(full),
@@ -361,7 +414,25 @@ mod kernel_tests {
             peak_rss_bytes: None,
             output_equal: true,
             reps: 1,
+            samples_ms: Vec::new(),
         }
+    }
+
+    /// The paired ratio's interval decides the verdict: a folded run twice as fast in
+    /// every round is `faster`, one 10% slower in every round despite a noisy machine is
+    /// `slower`, rounds that go either way are `same within noise`.
+    #[test]
+    fn paired_ratio_verdicts() {
+        let full = [100.0, 130.0, 90.0, 150.0, 110.0, 95.0, 120.0];
+        let half: Vec<f64> = full.iter().map(|x| x / 2.0).collect();
+        let slower: Vec<f64> = full.iter().map(|x| x * 1.1).collect();
+        let mixed = [101.0, 128.0, 92.0, 149.0, 108.0, 97.0, 119.0];
+        let (m, lo, hi) = paired_ratio(&full, &half).unwrap();
+        assert!((m - 2.0).abs() < 1e-9 && lo <= m && m <= hi);
+        assert_eq!(verdict(Some((m, lo, hi))), "faster");
+        assert_eq!(verdict(paired_ratio(&full, &slower)), "**slower**");
+        assert_eq!(verdict(paired_ratio(&full, &mixed)), "same within noise");
+        assert_eq!(verdict(paired_ratio(&full[..3], &half[..3])), "n/a");
     }
 
     /// The fastest variant per kernel and method, with that kernel's full record; the

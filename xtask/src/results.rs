@@ -239,6 +239,11 @@ pub struct KernelRecord {
     /// Number of repetitions.
     #[serde(default)]
     pub reps: usize,
+    /// The run time of each round (ms), in round order: round `k` of every
+    /// configuration of a kernel is one interleaved round, so the `k`-th samples of two
+    /// configurations are paired (`report::paired_ratio`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub samples_ms: Vec<f64>,
 }
 
 /// One measurement of the scale suite (`cargo xtask bench --scale`, [`crate::scale`]).
