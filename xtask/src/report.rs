@@ -250,27 +250,17 @@ pub fn paired_ratio(full: &[f64], folded: &[f64]) -> Option<(f64, f64, f64)> {
     if r.len() < 5 {
         return None;
     }
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        let n = v.len();
-        if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
-    };
-    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let median = |v: &[f64]| crate::results::Spread::of(v).map_or(f64::NAN, |s| s.median);
+    let mut rng = crate::scale::Rng::new(0x9e37_79b9_7f4a_7c15);
     let mut meds: Vec<f64> = (0..2000)
         .map(|_| {
-            let mut v: Vec<f64> = (0..r.len()).map(|_| r[next(r.len())]).collect();
-            median(&mut v)
+            let v: Vec<f64> = (0..r.len()).map(|_| r[rng.below(r.len() as u64) as usize]).collect();
+            median(&v)
         })
         .collect();
     meds.sort_by(f64::total_cmp);
     let (lo, hi) = (meds[50], meds[1949]);
-    Some((median(&mut r.clone()), lo, hi))
+    Some((median(&r), lo, hi))
 }
 
 /// `faster`, `slower` (the whole 95% interval of the paired ratio on one side of 1) or

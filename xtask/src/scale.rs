@@ -33,10 +33,10 @@ pub const DIMS: std::ops::RangeInclusive<usize> = 1..=6;
 pub const PIECES: [usize; 7] = [1, 2, 4, 8, 16, 32, 64];
 
 /// A small deterministic generator (xorshift64*).
-struct Rng(u64);
+pub(crate) struct Rng(u64);
 
 impl Rng {
-    fn new(seed: u64) -> Rng {
+    pub(crate) fn new(seed: u64) -> Rng {
         Rng(seed.max(1))
     }
     fn next(&mut self) -> u64 {
@@ -46,7 +46,7 @@ impl Rng {
         self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
     /// Uniform in `0..m`.
-    fn below(&mut self, m: u64) -> u64 {
+    pub(crate) fn below(&mut self, m: u64) -> u64 {
         self.next() % m.max(1)
     }
 }

@@ -50,14 +50,7 @@ pub fn hbar_chart(title: &str, x_label: &str, groups: &[Group], series: &[String
     let group_gap = 10.0;
     let top = 56.0;
     let width = label_w + plot_w + right;
-    let mut values: Vec<f64> = groups.iter().flat_map(|g| g.bars.iter().flat_map(|b| [Some(b.value), b.marker]).flatten()).filter(|v| *v > 0.0).collect();
-    if values.is_empty() {
-        values.push(1.0);
-    }
-    let vmin = values.iter().cloned().fold(f64::INFINITY, f64::min);
-    let vmax = values.iter().cloned().fold(0.0, f64::max);
-    let lo = 10f64.powf(vmin.log10().floor());
-    let hi = 10f64.powf(vmax.log10().ceil().max(vmin.log10().floor() + 1.0));
+    let (lo, hi) = log_range(groups.iter().flat_map(|g| g.bars.iter().flat_map(|b| [Some(b.value), b.marker]).flatten()));
     let x = |v: f64| -> f64 {
         let v = v.max(lo);
         label_w + (v.log10() - lo.log10()) / (hi.log10() - lo.log10()) * plot_w

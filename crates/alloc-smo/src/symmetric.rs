@@ -256,12 +256,17 @@ impl Allocator for SmoSym {
         // and the parameters of the remaining conflicts' sample point of least
         // parameter sum (a choice that does not depend on how the set is written when
         // that point's parameters are unique), and the search starts again.
-        if let Some(mut at) = (0..problem.instances.len()).rev().find_map(|k| {
-            let all = differences(&symmetric, &problem.instances[k], self.options.pair_limit).ok().flatten()?;
-            (!all.is_empty()).then(|| problem.instances[k].clone())
-        }) {
+        // The largest instance with conflicts (its differences cached for the fallback below).
+        let mut largest = None;
+        for k in (0..problem.instances.len()).rev() {
+            let all = at_instance[k].get_or_insert_with(|| differences(&symmetric, &problem.instances[k], self.options.pair_limit).unwrap_or(None));
+            if let Some(all) = all.as_ref().filter(|a| !a.is_empty()) {
+                largest = Some((problem.instances[k].clone(), all.clone()));
+                break;
+            }
+        }
+        if let Some((mut at, mut diffs)) = largest {
             for _ in 0..MAX_GROWTH {
-                let Ok(Some(diffs)) = differences(&symmetric, &at, self.options.pair_limit) else { break };
                 let found = search(&diffs, &[])?;
                 let mut stages = vec![pieces.clone()];
                 for h in &found {
@@ -293,7 +298,8 @@ impl Allocator for SmoSym {
                 if grown == at {
                     break;
                 }
-                at = grown;
+                let Ok(Some(grown_diffs)) = differences(&symmetric, &grown, self.options.pair_limit) else { break };
+                (at, diffs) = (grown, grown_diffs);
             }
         }
         // Unvalidated: hyperplanes committed one search at a time.

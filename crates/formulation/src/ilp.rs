@@ -5,6 +5,7 @@ use crate::basic::BasicSet;
 use crate::error::{Error, Result};
 use crate::int::lin::integer_solutions;
 use crate::set::Set;
+use crate::space::{Space, Tuple};
 use polyalloc_ilp::{Cmp, LexSolve, LinExpr, Model, SolveError, SolveOptions, Solver, VarId};
 
 /// Half-width of the box used to extract a witness when a backend reports a
@@ -220,33 +221,26 @@ impl BasicSet {
             add_basic_set(&mut m, self, "", None)?;
             find_point(solver, &m)
         };
-        if self.eqs.is_empty() {
-            return direct();
-        }
-        let (x0, basis, rows) = match self.reduced() {
+        let (x0, basis, z_set) = match self.reduced() {
             Reduction::Infeasible => return Ok(Feasibility::Infeasible),
             Reduction::Unreduced => return direct(),
-            Reduction::Reduced { x0, basis, rows } => (x0, basis, rows),
+            Reduction::Reduced { x0, basis, z_set } => (x0, basis, z_set),
         };
         let ncol = x0.len();
         let f = basis.first().map_or(0, Vec::len);
-        let vars_of = |m: &mut Model| -> Vec<VarId> { z_vars(m, &rows, f) };
         let z: Vec<i64> = if f == 0 {
             Vec::new()
         } else {
             let mut m = Model::new(name);
-            let vars = vars_of(&mut m);
-            add_z_rows(&mut m, &rows, &vars)?;
+            let vars = add_basic_set(&mut m, &z_set, "", None)?.dims;
             // A sample with the smallest parameter sum where that is bounded (a solver
             // leaves a feasibility model's free variables anywhere, microlp on its
             // artificial bounds of 10^9: a useless instance to enumerate at).
             let np = self.space.n_param();
             let mut params_sum = LinExpr::constant(0);
-            for i in 0..np {
-                for (j, &v) in vars.iter().enumerate() {
-                    if basis[i][j] != 0 {
-                        params_sum.add_term(v, basis[i][j]);
-                    }
+            for row in basis.iter().take(np) {
+                for (&v, &b) in vars.iter().zip(row).filter(|(_, b)| **b != 0) {
+                    params_sum.add_term(v, b);
                 }
             }
             // Otherwise the least sum of the variables bounded below (minus those bounded
@@ -304,7 +298,8 @@ impl BasicSet {
     }
 
     /// The set with its equalities eliminated exactly: its integer points are `x0 + B z`
-    /// for the integer `z` with `c + a . z >= 0` for every row `(c, a)` (gcd-tightened).
+    /// for the integer points `z` of a set of inequalities `c + a . z >= 0`
+    /// (gcd-tightened).
     fn reduced(&self) -> Reduction {
         if self.eqs.is_empty() {
             return Reduction::Unreduced;
@@ -339,14 +334,17 @@ impl BasicSet {
             }
             rows.push((crate::int::floor_div(c, g), coef.iter().map(|v| v / g).collect()));
         }
-        let Some(rows) = rows
+        let Some(ineqs) = rows
             .into_iter()
-            .map(|(c, a)| Some((i64::try_from(c).ok()?, a.into_iter().map(|v| i64::try_from(v).ok()).collect::<Option<Vec<i64>>>()?)))
-            .collect::<Option<Vec<(i64, Vec<i64>)>>>()
+            .map(|(c, a)| std::iter::once(c).chain(a).map(|v| i64::try_from(v).ok()).collect::<Option<Vec<i64>>>())
+            .collect::<Option<Vec<Vec<i64>>>>()
         else {
             return Reduction::Unreduced;
         };
-        Reduction::Reduced { x0, basis, rows }
+        let names: Vec<String> = (0..f).map(|j| format!("z{j}")).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let z_set = Box::new(BasicSet { space: Space::set(&[], Tuple::anonymous(&names)), n_local: 0, eqs: Vec::new(), ineqs });
+        Reduction::Reduced { x0, basis, z_set }
     }
 
     /// Lexicographic minimum of the dimensions for concrete parameter values, by
@@ -377,38 +375,9 @@ enum Reduction {
     Infeasible,
     /// No equalities, or numbers too large to eliminate them exactly.
     Unreduced,
-    /// Integer points `x0 + B z` with `c + a . z >= 0` for every row.
-    Reduced { x0: Vec<i64>, basis: Vec<Vec<i64>>, rows: Vec<(i64, Vec<i64>)> },
-}
-
-/// The integer variables `z` of a reduced set, with the bounds its single-variable rows give.
-fn z_vars(m: &mut Model, rows: &[(i64, Vec<i64>)], f: usize) -> Vec<VarId> {
-    (0..f)
-        .map(|j| {
-            let (mut lo, mut hi): (Option<i64>, Option<i64>) = (None, None);
-            for (c, a) in rows.iter().filter(|(_, a)| a.iter().enumerate().all(|(k, &v)| k == j || v == 0)) {
-                // a_j z_j + c >= 0 with a_j = +-1 after the gcd.
-                if a[j] > 0 {
-                    lo = Some(lo.map_or(-c, |l: i64| l.max(-c)));
-                } else {
-                    hi = Some(hi.map_or(*c, |h: i64| h.min(*c)));
-                }
-            }
-            m.add_integer(format!("z{j}"), lo, hi)
-        })
-        .collect()
-}
-
-/// The rows `c + a . z >= 0` of a reduced set.
-fn add_z_rows(m: &mut Model, rows: &[(i64, Vec<i64>)], vars: &[VarId]) -> Result<()> {
-    for (k, (c, a)) in rows.iter().enumerate() {
-        let mut e = LinExpr::constant(0);
-        for (j, &v) in a.iter().enumerate().filter(|(_, v)| **v != 0) {
-            e.add_term(vars[j], v);
-        }
-        m.try_add_constraint(format!("ge{k}"), e, Cmp::Ge, -c)?;
-    }
-    Ok(())
+    /// Integer points `x0 + B z` for the points `z` of `z_set` (no parameter, one
+    /// dimension per column of `B`, inequalities only).
+    Reduced { x0: Vec<i64>, basis: Vec<Vec<i64>>, z_set: Box<BasicSet> },
 }
 
 impl Set {
