@@ -3,10 +3,13 @@
 //! The paper's models are tiny, so backend start-up cost dominates; this measures it.
 //!
 //! `method/...`: SMO's `find_mapping` alone (no verification), the time `cargo xtask
-//! bench` compares with the SMO tool's; `allocate/...`: with the exact check.
+//! bench` compares with the SMO tool's; `ilp/...`: the same with every hyperplane's ILP
+//! solved by the backend, also those presolve settles (`SmoOptions::solve_settled`: the
+//! backends' own time on SMO's models); `allocate/...`: with the exact check.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use polyalloc_alloc::{allocate, Allocator};
+use polyalloc_alloc_smo::{Smo, SmoOptions};
 use polyalloc_suite::{default_dir, load_dir};
 use polyalloc_tests::method;
 
@@ -22,6 +25,14 @@ fn smo(c: &mut Criterion) {
             for name in reg.names() {
                 let Ok(solver) = reg.create(name) else { continue };
                 group.bench_function(name, |b| b.iter(|| method("smo").find_mapping(&problem, solver.as_ref())));
+            }
+            group.finish();
+            let solved = Smo { options: SmoOptions { solve_settled: true, ..SmoOptions::default() } };
+            let mut group = c.benchmark_group(format!("ilp/{}/{array}/smo", ex.id));
+            group.sample_size(20);
+            for name in reg.names() {
+                let Ok(solver) = reg.create(name) else { continue };
+                group.bench_function(name, |b| b.iter(|| solved.find_mapping(&problem, solver.as_ref())));
             }
             group.finish();
             for m in &methods {

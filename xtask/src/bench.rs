@@ -4,7 +4,6 @@
 //! per-backend micro-benchmark of single ILPs, see `cargo bench -p polyalloc-solvers`
 //! (criterion).
 
-use crate::reproduce::load_examples;
 use crate::XtaskError;
 use indicatif::ProgressBar;
 use crate::results::{BenchRecord, ReferenceTime, ResultsFile, Spread};
@@ -33,11 +32,12 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
     let repeat = opts.repeat.max(1);
     let methods = polyalloc::registry().select(&opts.reproduce.method)?;
     let backends = facade::backends(&opts.reproduce.backend)?;
-    let examples = load_examples(&opts.reproduce.suite, &opts.reproduce.only)?;
-    let mut out = ResultsFile::new(
-        &format!("cargo xtask bench --backend {} --method {} --repeat {repeat}", opts.reproduce.backend, opts.reproduce.method),
-        &crate::workspace_root(),
-    );
+    let examples = crate::reproduce::examples(&opts.reproduce)?;
+    let mut command = format!("cargo xtask bench --backend {} --method {} --repeat {repeat}", opts.reproduce.backend, opts.reproduce.method);
+    if opts.reproduce.corpus != crate::reproduce::Options::default().corpus {
+        command.push_str(&format!(" --corpus {}", opts.reproduce.corpus.join(",")));
+    }
+    let mut out = ResultsFile::new(&command, &crate::workspace_root());
     let inputs: Vec<Input> = examples.iter().map(|e| Input::new(e.clone())).collect();
     let plans: Vec<Vec<(&dyn Method, Vec<String>)>> = inputs
         .iter()

@@ -94,6 +94,10 @@ enum Command {
         /// Where to write the results (default results/local/bench.json, untracked).
         #[arg(long, value_name = "PATH")]
         out: Option<PathBuf>,
+        /// The corpora, as for `reproduce` (`smo-tool`: the SMO tool's inputs, timed
+        /// next to the tool's own times where known).
+        #[arg(long, default_value = "bench-suite", value_name = "C|all")]
+        corpus: Vec<String>,
     },
     /// Compares two results files; exits with 3 when a mapping got larger, stopped
     /// verifying or disappeared.
@@ -268,11 +272,12 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
             }
             Ok(EXIT_OK)
         }
-        Command::Bench { sel, repeat, scale, out } => {
+        Command::Bench { sel, repeat, scale, out, corpus } => {
             note_backends(&sel.backend);
             let pb = progress_bar();
+            let reproduce = reproduce::Options { corpus: split_list(&corpus), ..sel.options()? };
             let results = xtask::bench::run(
-                &xtask::bench::Options { reproduce: sel.options()?, repeat: repeat as usize, scale, scale_time_limit: sel.scale_time_limit()? },
+                &xtask::bench::Options { reproduce, repeat: repeat as usize, scale, scale_time_limit: sel.scale_time_limit()? },
                 Some(&pb),
             )?;
             pb.finish_and_clear();

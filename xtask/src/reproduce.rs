@@ -76,12 +76,6 @@ fn conflict_set_method(method: &str) -> bool {
     polyalloc::registry().get(method).is_none_or(|m| m.as_allocator().is_some())
 }
 
-/// Loads the suite and keeps the selected examples (an unknown `--only` id is an error).
-pub fn load_examples(suite: &std::path::Path, only: &[String]) -> Result<Vec<Example>, XtaskError> {
-    let all = polyalloc_suite::load_dir(suite).map_err(polyalloc::Error::from)?;
-    select(all, only, &suite.display().to_string())
-}
-
 /// The examples of the selected corpora (`opts.corpus`: names of [`CORPORA`], or `all`),
 /// restricted to `--only`.
 pub fn examples(opts: &Options) -> Result<Vec<Example>, XtaskError> {

@@ -70,6 +70,10 @@ pub struct Expected {
     /// Why there is no known answer.
     #[serde(default)]
     pub why: Option<String>,
+    /// The tool's own time on the input, as in the bench-suite files, for `cargo xtask
+    /// bench --corpus smo-tool`.
+    #[serde(default)]
+    pub reference_times: Vec<crate::results::ReferenceTime>,
 }
 
 /// `bench-suite/smo-tool/expected.json`.
@@ -155,6 +159,10 @@ pub fn load(dir: &Path, expectations: &Expectations) -> Result<Vec<Input>, Xtask
             })?;
             ex.id = id_of(&file).unwrap_or_else(|| ex.id.clone());
             ex.source.paper = NAME.into();
+            if !expected.reference_times.is_empty() {
+                let t = serde_json::to_value(&expected.reference_times).map_err(|e| XtaskError::Input(format!("{file}: {e}")))?;
+                ex.extra.insert("reference_times".into(), t);
+            }
             if let (Some(paper), Some(array)) = (&expected.paper, ex.arrays.keys().next().cloned()) {
                 ex.paper.push(PaperResult {
                     array: Some(array),

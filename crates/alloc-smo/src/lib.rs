@@ -38,6 +38,12 @@
 //!   `u . P + w` is also kept non-negative on the array's cells within the context
 //!   (`polyalloc_alloc::width::positive_on_cells`), so that a modulus such as `N - 2`
 //!   is not returned under a context `N >= 2` where the conflicts vanish at `N = 2`.
+//! * **Settled without an ILP**: before building a hyperplane's model, a branch and
+//!   bound over the box of `Γ` (`presolve::lex_best`) looks for the whole lexicographic
+//!   optimum; when it is unique up to sign (and its modulus positive on the cells) it is
+//!   the ILP's answer on every backend and no model is built or solved
+//!   ([`SmoOptions::solve_settled`] solves it anyway, for solver comparisons). The
+//!   mapping is verified by the exact checker like any other.
 //! * **Tie-break**: after `(η', u, w)` the ILP minimises `Σ|γ_j|`, then `Σ j |γ_j|`
 //!   (coefficients on earlier dimensions first), so that equivalent optima give the same
 //!   (smallest) hyperplane on every backend; the sign is normalised
@@ -54,9 +60,9 @@ pub use symmetric::SmoSym;
 use decision::{decide, BoundRow, GammaRow, Side};
 use presolve::{max_eta, EtaProblem, Piece};
 use polyalloc_formulation::int::lin::orthogonal_complement;
-use polyalloc_alloc::pieces::{cell_polyhedra, conflict_polyhedra, revise_all};
+use polyalloc_alloc::pieces::{cell_polyhedra, conflict_polyhedra_with, revise_all_with};
 pub use polyalloc_alloc::pieces::revise;
-use polyalloc_alloc::width::{bound_on_piece_with, diff_form, positive_on_cells_with, BoundVars, MAX_CONSTANT, MAX_PARAM_COEF};
+use polyalloc_alloc::width::{bound_on_piece_with, diff_form, positive_on_cells_at, positive_on_cells_with, BoundVars, MAX_CONSTANT, MAX_PARAM_COEF};
 use polyalloc_alloc::{AllocError, Allocator, Problem};
 use polyalloc_formulation::farkas::{FarkasOptions, Linearizer};
 use std::collections::{BTreeMap, BTreeSet};
@@ -79,6 +85,10 @@ pub struct SmoOptions {
     /// choose among the hyperplanes of largest `η` (see `presolve`); only valid
     /// constraints are added, so the optima are those of the plain ILP.
     pub presolve: bool,
+    /// Solve a hyperplane's ILP even when presolve has settled its optimum (see
+    /// `presolve::lex_best`): off by default, the answer is the same; on for solver
+    /// comparisons that want every ILP of SMO solved by the backend.
+    pub solve_settled: bool,
     /// Options of every ILP solve.
     pub solve: SolveOptions,
 }
@@ -91,6 +101,7 @@ impl Default for SmoOptions {
             c_without_params: 1000,
             tie_break_small_hyperplane: true,
             presolve: true,
+            solve_settled: false,
             solve: SolveOptions::default(),
         }
     }
@@ -109,7 +120,33 @@ const MAX_CHOICES: usize = 64;
 
 pub use polyalloc_formulation::int::lin::normalise_sign;
 
+/// A choice among hyperplanes for the later stages: `(η_max, hyperplanes, their key)`.
+type Choice = (i64, Vec<Vec<i64>>, Option<Vec<i128>>);
+
 impl Smo {
+    /// Among the hyperplanes of largest η (`presolve::max_eta`), those of least
+    /// `(u, w)` and tie-breaks (`presolve::key_of`, exact when the bounding rows have
+    /// non-negative coefficients): the later stages choose among them only.
+    fn least_keyed(eta_max: i64, optima: Vec<Vec<i64>>, rows: &[&BoundRow], np: usize, tie_break: bool) -> Option<Choice> {
+        if !rows.iter().all(|r| presolve::up_closed(r, np)) {
+            return (optima.len() <= MAX_CHOICES).then_some((eta_max, optima, None));
+        }
+        // The tie-breaks are objectives only when asked for.
+        let used = if tie_break { usize::MAX } else { np + 1 };
+        let keyed: Vec<(Vec<i128>, Vec<i64>)> = optima
+            .into_iter()
+            .filter_map(|h| {
+                presolve::key_of(&h, rows, np, MAX_PARAM_COEF, MAX_CONSTANT).map(|mut k| {
+                    k.truncate(used);
+                    (k, h)
+                })
+            })
+            .collect();
+        let least = keyed.iter().map(|(k, _)| k.clone()).min()?;
+        let best: Vec<Vec<i64>> = keyed.into_iter().filter(|(k, _)| *k == least).map(|(_, h)| h).collect();
+        (best.len() <= MAX_CHOICES).then_some((eta_max, best, Some(least)))
+    }
+
     /// FIND-NEXT-HYPERPLANE: the ILP of Sec. 3.4 over the current conflict polyhedra.
     #[allow(clippy::too_many_arguments)]
     fn next_hyperplane(
@@ -127,21 +164,14 @@ impl Smo {
         let n = pieces.first().map_or(0, |p| p.space().n_out());
         let b = self.options.coef_bound;
         let c = if params.is_empty() { self.options.c_without_params } else { self.options.c };
-        lin.next_model();
-        let mut m = Model::new(format!("smo-hyperplane-{round}"));
-        let gamma: Vec<VarId> = (0..n).map(|j| m.add_integer(format!("gamma_{j}"), Some(-b), Some(b))).collect();
-        let g: Vec<LinExpr> = gamma.iter().map(|&v| LinExpr::from(v)).collect();
-        let bound = BoundVars::add(&mut m, params, "");
-        // The modulus is at least 1 wherever the array has a cell (issue 16).
-        positive_on_cells_with(lin, &mut m, cells, &bound, "A").map_err(&fe)?;
-        // Bounding constraints (5) of every polyhedron, and the split decision
-        // constraints (6) (`decision`), merged when two polyhedra require the same.
+        // The split decision constraints (6) (`decision`) of every polyhedron, merged
+        // when two polyhedra require the same, and their bounding rows (5).
         let mut merged: BTreeMap<(Side, Side), i64> = BTreeMap::new();
         let mut free: BTreeSet<GammaRow> = BTreeSet::new();
         let mut bound_rows: BTreeSet<BoundRow> = BTreeSet::new();
         let mut unsplit: Vec<usize> = Vec::new();
         for (i, piece) in pieces.iter().enumerate() {
-            bound_on_piece_with(lin, &mut m, piece, &g, &bound, &format!("K{i}_bound")).map_err(&fe)?;
+            polyalloc_ilp::budget::check().map_err(|e| fe(e.into()))?;
             let np = piece.space().n_param();
             match lin.generators(piece).and_then(|gens| decide(&gens, np, n, c, b)) {
                 Some(d) => {
@@ -151,6 +181,58 @@ impl Smo {
                 }
                 None => unsplit.push(i),
             }
+        }
+        // Linear independence from the previous hyperplanes.
+        let comp = orthogonal_complement(previous, n)
+            .ok_or_else(|| AllocError::method(NAME, "overflow while completing the hyperplane basis"))?;
+        if comp.is_empty() {
+            return Err(AllocError::method(
+                NAME,
+                format!("{n} independent hyperplanes found but conflicts remain: the conflict set contains a pair of equal cells"),
+            ));
+        }
+        let sides: Vec<Piece<'_>> =
+            merged.iter().map(|((plus, minus), &weight)| Piece { plus, minus, weight }).collect();
+        let eta = EtaProblem { n, bound: b, pieces: sides, always: 2 * unsplit.len() as i64, free: free.iter().collect(), complement: &comp };
+        let np = params.len();
+        let rows: Vec<&BoundRow> = bound_rows.iter().collect();
+        // The whole lexicographic optimum by branch and bound over the box of Γ
+        // (`presolve::lex_best`), for the model without the positivity of the modulus
+        // on the cells, checked here at the optimum's (u, w): then it is the model's
+        // optimum. A unique optimum (up to sign) is the answer every backend would
+        // return: no ILP is built (unless `solve_settled`).
+        let settled = if self.options.presolve && unsplit.is_empty() {
+            presolve::lex_best(&eta, &rows, np, MAX_PARAM_COEF, MAX_CONSTANT, self.options.tie_break_small_hyperplane)
+                .map(|best| positive_on_cells_at(lin, cells, &best.key[..np], best.key[np]).map(|ok| (best, ok)))
+        } else {
+            None
+        };
+        if let Some(Some((best, true))) = &settled {
+            if best.optima.len() == 1 && !self.options.solve_settled {
+                let mut h = best.optima[0].clone();
+                normalise_sign(&mut h);
+                let mut modulus = polyalloc_formulation::AffExpr::constant(param_space, 0);
+                // Column layout: [constant, params...]; the modulus is u . P + w + 1.
+                for (k, &x) in best.key[..=np].iter().enumerate() {
+                    let x = i64::try_from(x).map_err(|_| AllocError::method(NAME, "overflow in the modulus"))?;
+                    let col = if k < np { k + 1 } else { 0 };
+                    if let Some(cf) = modulus.coeffs.get_mut(col) {
+                        *cf = if k < np { x } else { x + 1 };
+                    }
+                }
+                return Ok((h, modulus));
+            }
+        }
+        lin.next_model();
+        let mut m = Model::new(format!("smo-hyperplane-{round}"));
+        let gamma: Vec<VarId> = (0..n).map(|j| m.add_integer(format!("gamma_{j}"), Some(-b), Some(b))).collect();
+        let g: Vec<LinExpr> = gamma.iter().map(|&v| LinExpr::from(v)).collect();
+        let bound = BoundVars::add(&mut m, params, "");
+        // The modulus is at least 1 wherever the array has a cell (issue 16).
+        positive_on_cells_with(lin, &mut m, cells, &bound, "A").map_err(&fe)?;
+        // Bounding constraints (5) of every polyhedron.
+        for (i, piece) in pieces.iter().enumerate() {
+            bound_on_piece_with(lin, &mut m, piece, &g, &bound, &format!("K{i}_bound")).map_err(&fe)?;
         }
         let mut satisfied = LinExpr::new();
         let mut xs: Vec<(VarId, VarId)> = Vec::with_capacity(merged.len());
@@ -197,15 +279,6 @@ impl Smo {
                     .map_err(&fe)?;
             }
         }
-        // Linear independence from the previous hyperplanes.
-        let comp = orthogonal_complement(previous, n)
-            .ok_or_else(|| AllocError::method(NAME, "overflow while completing the hyperplane basis"))?;
-        if comp.is_empty() {
-            return Err(AllocError::method(
-                NAME,
-                format!("{n} independent hyperplanes found but conflicts remain: the conflict set contains a pair of equal cells"),
-            ));
-        }
         let mut any = LinExpr::new();
         let mut indep = Vec::with_capacity(comp.len());
         for (k, r) in comp.iter().enumerate() {
@@ -242,35 +315,23 @@ impl Smo {
         // inequality `η <= η_max`, and, since every solution of the later stages
         // attains η_max, the choice of Γ among the hyperplanes attaining it; and a start
         // point (checked exactly) for the first stage.
-        let sides: Vec<Piece<'_>> =
-            merged.iter().map(|((plus, minus), &weight)| Piece { plus, minus, weight }).collect();
-        let eta = EtaProblem { n, bound: b, pieces: sides, always: 2 * unsplit.len() as i64, free: free.iter().collect(), complement: &comp };
         let mut start = None;
-        let pre = if self.options.presolve && unsplit.is_empty() { max_eta(&eta) } else { None };
-        // Among the hyperplanes of largest η, those of least (u, w) and tie-breaks
-        // (`presolve::key_of`, exact when the bounding rows have non-negative
-        // coefficients): the later stages choose among them only.
-        let np = params.len();
-        let rows: Vec<&BoundRow> = bound_rows.iter().collect();
-        let pre = pre.and_then(|(eta_max, optima)| {
-            if !rows.iter().all(|r| presolve::up_closed(r, np)) {
-                return (optima.len() <= MAX_CHOICES).then_some((eta_max, optima, None));
+        let pre = match settled {
+            // The optimum is known, its (u, w) holds on the cells: the later stages
+            // choose among its hyperplanes only.
+            Some(Some((best, true))) => {
+                (best.optima.len() <= MAX_CHOICES).then_some((best.eta, best.optima, Some(best.key)))
             }
-            // The tie-breaks are objectives only when asked for.
-            let used = if self.options.tie_break_small_hyperplane { usize::MAX } else { np + 1 };
-            let keyed: Vec<(Vec<i128>, Vec<i64>)> = optima
-                .into_iter()
-                .filter_map(|h| {
-                    presolve::key_of(&h, &rows, np, MAX_PARAM_COEF, MAX_CONSTANT).map(|mut k| {
-                        k.truncate(used);
-                        (k, h)
-                    })
-                })
-                .collect();
-            let least = keyed.iter().map(|(k, _)| k.clone()).min()?;
-            let best: Vec<Vec<i64>> = keyed.into_iter().filter(|(k, _)| *k == least).map(|(_, h)| h).collect();
-            (best.len() <= MAX_CHOICES).then_some((eta_max, best, Some(least)))
-        });
+            // The least key of the relaxation fails on the cells: the backend's own
+            // search, without a choice it would not make.
+            Some(Some((_, false))) => None,
+            // No settled optimum (generators unknown, node limit, keys not closed
+            // form): η bounded by `max_eta` as before.
+            _ if self.options.presolve && unsplit.is_empty() => max_eta(&eta).and_then(|(eta_max, optima)| {
+                Self::least_keyed(eta_max, optima, &rows, np, self.options.tie_break_small_hyperplane)
+            }),
+            _ => None,
+        };
         if let Some((eta_max, optima, key)) = pre {
             m.add_constraint("eta_max", satisfied, Cmp::Le, eta_max);
             let mut choose = LinExpr::new();
@@ -366,8 +427,8 @@ impl Allocator for Smo {
         let array = problem.array_tuple();
         let param_space = problem.param_space();
         let n = problem.n_dims();
-        let mut pieces = conflict_polyhedra(problem, solver, NAME)?;
         let mut lin = Linearizer::new();
+        let mut pieces = conflict_polyhedra_with(problem, solver, NAME, Some(&mut lin))?;
         let cells = cell_polyhedra(problem, NAME)?;
         let mut hyperplanes: Vec<Vec<i64>> = Vec::new();
         let mut rows = Vec::new();
@@ -377,7 +438,7 @@ impl Allocator for Smo {
             }
             let (h, modulus) =
                 self.next_hyperplane(&pieces, &cells, &hyperplanes, &params, &param_space, solver, hyperplanes.len() + 1, &mut lin)?;
-            pieces = revise_all(&pieces, &h, solver, NAME)?;
+            pieces = revise_all_with(&pieces, &h, solver, NAME, Some(&mut lin))?;
             rows.push(StorageRow { hyperplane: h.clone(), modulus: Some(modulus) });
             hyperplanes.push(h);
         }

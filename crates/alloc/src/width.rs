@@ -99,6 +99,29 @@ pub fn positive_on_cells_with(
     Ok(())
 }
 
+/// Whether the fixed bound `u . P + w` is non-negative on every cell polyhedron: the
+/// condition [`positive_on_cells_with`] puts on the ILP's `(u, w)`, decided exactly for
+/// given values on the generators of each polyhedron (the rational polyhedron, as the
+/// Farkas rows; `lin` caches them). `None` when a polyhedron's generators are not
+/// available (too many; the caller then solves the ILP).
+pub fn positive_on_cells_at(lin: &mut Linearizer, cells: &[BasicSet], u: &[i128], w: i128) -> Option<bool> {
+    for cell in cells {
+        if cell.is_marked_empty() {
+            continue;
+        }
+        let gens = lin.generators(cell)?;
+        // Columns: parameters first (`u`), the constant weighted by the denominator.
+        let at = |d: i64, v: &[i64]| -> i128 { d as i128 * w + u.iter().zip(v).map(|(&a, &x)| a * x as i128).sum::<i128>() };
+        let ok = gens.vertices.iter().all(|(d, v)| at(*d, v) >= 0)
+            && gens.rays.iter().all(|r| at(0, r) >= 0)
+            && gens.lines.iter().all(|l| at(0, l) == 0);
+        if !ok {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
 /// Emits `u . P + w >= |h . (s - t)|` on `piece` (two Farkas applications).
 pub fn bound_on_piece(
     model: &mut Model,

@@ -182,6 +182,14 @@ fn double_description(m: usize, ineqs: &[Vec<i64>], eqs: &[Vec<i64>], limit: usi
         for &p in &pos {
             for &n in &neg {
                 let s = intersect(&rays[p].zero, &rays[n].zero);
+                // Necessary (the combinatorial test below is the exact one): the face
+                // two adjacent rays span with the lineality space has dimension
+                // `lines + 2`, so the rows tight on both have rank, hence number, at
+                // least `m - lines - 2`.
+                let tight = s.iter().map(|w| w.count_ones() as usize).sum::<usize>();
+                if tight + lines.len() + 2 < m {
+                    continue;
+                }
                 // Adjacent iff no other ray is tight on every row both are tight on.
                 let adjacent = rays.iter().enumerate().all(|(o, r)| o == p || o == n || !contains(&r.zero, &s));
                 if !adjacent {
