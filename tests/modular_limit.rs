@@ -15,9 +15,11 @@
 //! from the form of polyalloc's mappings (constant hyperplanes, moduli affine in the
 //! parameters), not from the modular form.
 
+use polyalloc::fuzz::gen::Rng;
 use polyalloc::limit::max_live;
 use polyalloc::{Input, Problem};
 use polyalloc_formulation::checker::ConcreteVerdict;
+use polyalloc_formulation::int::lin::determinant;
 use polyalloc_formulation::{check_concrete, AffExpr, ModularMapping, StorageRow};
 use polyalloc_tests::PAIR_LIMIT;
 use std::collections::{BTreeMap, BTreeSet};
@@ -409,34 +411,14 @@ fn nd_search_agrees_with_the_2d_enumeration_on_the_tiles() {
     }
 }
 
-/// xorshift64*: a fixed pseudo-random sequence for the random difference sets.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: i64) -> i64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as i64 % n
-    }
-
-    /// `m` random vectors of `n` coordinates in `[-r, r]`.
-    fn vectors(&mut self, m: i64, n: usize, r: i64) -> Vec<Vec<i64>> {
-        (0..m).map(|_| (0..n).map(|_| self.below(2 * r + 1) - r).collect()).collect()
-    }
+/// `m` random vectors of `n` coordinates in `[-r, r]`.
+fn random_vectors(rng: &mut Rng, m: i64, n: usize, r: i64) -> Vec<Vec<i64>> {
+    (0..m).map(|_| (0..n).map(|_| rng.range(-r, r)).collect()).collect()
 }
 
-/// `det(a)` by Laplace expansion along the first row (small matrices only).
+/// The determinant of a small integer matrix (the formulation crate's, exact).
 fn det(a: &[Vec<i64>]) -> i64 {
-    if a.is_empty() {
-        return 1;
-    }
-    (0..a.len())
-        .map(|j| {
-            let minor: Vec<Vec<i64>> = a[1..].iter().map(|r| r.iter().enumerate().filter(|&(c, _)| c != j).map(|(_, x)| *x).collect()).collect();
-            if j % 2 == 0 { a[0][j] * det(&minor) } else { -a[0][j] * det(&minor) }
-        })
-        .sum()
+    determinant(a).expect("small determinant")
 }
 
 /// Whether `v` is an integer combination of the rows of `b` (of full rank), by the
@@ -492,12 +474,12 @@ fn all_lattices(n: usize, k: i64) -> Vec<Vec<Vec<i64>>> {
 /// and avoids every difference.
 #[test]
 fn nd_search_agrees_with_plain_enumeration_on_random_differences() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(18);
     let mut nontrivial = 0;
     for (n, sets, r, hi) in [(2usize, 300, 6, 40i64), (3, 100, 3, 24), (4, 40, 2, 12)] {
         for _ in 0..sets {
-            let m = 1 + rng.below(4 * n as i64);
-            let diffs = reduce(rng.vectors(m, n, r));
+            let m = rng.range(1, 4 * n as i64);
+            let diffs = reduce(random_vectors(&mut rng, m, n, r));
             let found = least_lattice(&diffs, n, hi);
             let plain = if n == 2 {
                 smallest_lattice_index(&diffs, hi)
@@ -518,18 +500,18 @@ fn nd_search_agrees_with_plain_enumeration_on_random_differences() {
 /// The mapping of a lattice has it as kernel and its index as size, on random bases.
 #[test]
 fn kernel_mapping_has_the_lattice_as_kernel() {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     for n in [2usize, 3, 4] {
         for _ in 0..50 {
-            let b = rng.vectors(n as i64, n, 4);
+            let b = random_vectors(&mut rng, n as i64, n, 4);
             let k = det(&b).abs();
             if k == 0 {
                 continue;
             }
             let rows = kernel_mapping(&b);
             assert_eq!(rows.iter().map(|r| r.1).product::<i64>(), k, "{b:?}");
-            let combinations: Vec<Vec<i64>> = rng.vectors(20, n, 3).iter().map(|c| (0..n).map(|j| (0..n).map(|i| c[i] * b[i][j]).sum()).collect()).collect();
-            for x in rng.vectors(30, n, 6).into_iter().chain(combinations) {
+            let combinations: Vec<Vec<i64>> = random_vectors(&mut rng, 20, n, 3).iter().map(|c| (0..n).map(|j| (0..n).map(|i| c[i] * b[i][j]).sum()).collect()).collect();
+            for x in random_vectors(&mut rng, 30, n, 6).into_iter().chain(combinations) {
                 let zero = rows.iter().all(|(h, d)| h.iter().zip(&x).map(|(a, b)| a * b).sum::<i64>() % d == 0);
                 assert_eq!(zero, in_lattice(&b, &x), "{b:?} {x:?} {rows:?}");
             }
