@@ -4,27 +4,211 @@
 //! `L`) cells; conversely every lattice of index `k` is the kernel of a mapping of `k`
 //! cells (Smith form; 001 Sec. 3). So the smallest valid modular mapping at an instance
 //! has the smallest index of a lattice containing no conflicting difference, found here
-//! by enumerating every 2-d lattice of each index in Hermite normal form
-//! (`{ u (a, 0) + v (b, c) }`, `a c = k`, `0 <= b < a`), smallest index first.
+//! by enumerating the lattices of `Z^n` in Hermite normal form ([`least_lattice`]);
+//! [`smallest_lattice_index`], the plain 2-d enumeration, is its reference in 2-d, and
+//! a pruning-free enumeration with an independent membership test in 3-d and 4-d.
+//!
+//! Of the examples whose best mapping is above 1.10 x max-live at their largest
+//! instance (results/REPORT.md, "Distance to the limit"), only the hex tile is out of
+//! reach of modular mappings; at the others (tiled heat-2d, LBM D3Q19 and D3Q27, 000
+//! example 3) a modular mapping of exactly max-live cells exists, so their gap comes
+//! from the form of polyalloc's mappings (constant hyperplanes, moduli affine in the
+//! parameters), not from the modular form.
 
-use polyalloc_suite::{default_dir, load_dir};
-use std::collections::BTreeSet;
+use polyalloc::fuzz::gen::Rng;
+use polyalloc::limit::max_live;
+use polyalloc::{Input, Problem};
+use polyalloc_formulation::checker::ConcreteVerdict;
+use polyalloc_formulation::int::lin::determinant;
+use polyalloc_formulation::{check_concrete, AffExpr, ModularMapping, StorageRow};
+use polyalloc_tests::PAIR_LIMIT;
+use std::collections::{BTreeMap, BTreeSet};
 
-/// The conflicting differences of `array` of `id` at instance `values`.
-fn differences(id: &str, array: &str, values: &[i64]) -> BTreeSet<(i64, i64)> {
-    let ex = load_dir(&default_dir()).expect("bench-suite").into_iter().find(|e| e.id == id).expect("file");
-    let problem = ex.problem(array).expect("problem");
-    let sym = problem.conflicts.symmetric().expect("symmetric");
-    let pairs = polyalloc_tests::pairs(&sym, values).expect("enumerates").expect("few pairs");
-    pairs.into_iter().filter(|p| p[..2] != p[2..]).map(|p| (p[0] - p[2], p[1] - p[3])).collect()
+fn example(id: &str) -> Input {
+    polyalloc::load(&polyalloc::suite_dir().join(format!("{id}.json"))).expect("bench-suite file")
 }
 
-/// The smallest index of a 2-d lattice containing no difference of `diffs`, at most `hi`.
-fn smallest_lattice_index(diffs: &BTreeSet<(i64, i64)>, hi: i64) -> Option<i64> {
+/// The conflicting differences of `array` of `id` at instance `values`.
+fn differences(id: &str, array: &str, values: &[i64]) -> Vec<Vec<i64>> {
+    problem_differences(&example(id).problem(array).expect("problem"), values)
+}
+
+/// The conflicting differences `x - y` of the conflict pairs of `problem` at `values`
+/// (in its parameter order), reduced by [`reduce`].
+fn problem_differences(problem: &Problem, values: &[i64]) -> Vec<Vec<i64>> {
+    let sym = problem.conflicts.symmetric().expect("symmetric");
+    let pairs = polyalloc_tests::pairs(&sym, values).expect("enumerates").expect("few pairs");
+    let n = problem.n_dims();
+    reduce(pairs.into_iter().map(|p| (0..n).map(|i| p[i] - p[n + i]).collect()))
+}
+
+/// One of each `{d, -d}` (the one whose first non-zero coordinate is positive: a
+/// lattice contains `d` iff it contains `-d`), zero dropped, sorted, no repeat.
+fn reduce(diffs: impl IntoIterator<Item = Vec<i64>>) -> Vec<Vec<i64>> {
+    let set: BTreeSet<Vec<i64>> = diffs
+        .into_iter()
+        .filter_map(|d| match d.iter().find(|&&x| x != 0) {
+            None => None,
+            Some(&x) if x < 0 => Some(d.iter().map(|v| -v).collect()),
+            Some(_) => Some(d),
+        })
+        .collect();
+    set.into_iter().collect()
+}
+
+/// Most dimensions [`least_lattice`] handles (fixed-size scratch vectors).
+const MAX_DIMS: usize = 8;
+
+/// The smallest index of a lattice of `Z^n` containing no vector of `diffs` (each of
+/// `n` coordinates), when it is
+/// at most `hi`, with one such lattice (its Hermite basis in the coordinates of
+/// `diffs`, one vector per row, row `i` zero before coordinate `i`).
+///
+/// Every lattice of full rank has exactly one basis in Hermite normal form `b_1 .. b_n`
+/// with `b_j = (h_1j, .., h_jj, 0, .., 0)`, `h_jj > 0`, `0 <= h_ij < h_ii` for `i < j`,
+/// and index `h_11 .. h_nn`. Its first `j` vectors span `L ∩ (Z^j x 0)`: a vector of `L`
+/// zero beyond coordinate `j` has no component on `b_{j+1} .. b_n` (the last non-zero
+/// one would leave its diagonal entry). So the basis is built one vector at a time, and
+/// once `b_j` is fixed every difference whose last non-zero coordinate is `j` is tested
+/// against `L ∩ (Z^j x 0)`: a hit prunes every lattice with that prefix. Branch and
+/// bound on the index: once a lattice of index `p` is found, only prefixes whose
+/// diagonal product stays below `p` are explored, so the search returns the least index.
+///
+/// The coordinates are taken innermost first (the array's last dimension is `j = 1`):
+/// the differences within one row, one plane, ... are then the first tested, and a
+/// time-like outer dimension, whose diagonal entry is usually 1 at the optimum, comes
+/// last. The order changes only the speed, not the answer.
+fn least_lattice(diffs: &[Vec<i64>], n: usize, hi: i64) -> Option<(i64, Vec<Vec<i64>>)> {
+    assert!(n <= MAX_DIMS && diffs.iter().all(|d| d.len() == n));
+    // In search coordinates (reversed), grouped by their last non-zero coordinate.
+    let mut by_top: Vec<Vec<[i64; MAX_DIMS]>> = vec![Vec::new(); n];
+    for d in diffs {
+        let mut v = [0i64; MAX_DIMS];
+        for (i, x) in d.iter().rev().enumerate() {
+            v[i] = *x;
+        }
+        match (0..n).rev().find(|&i| v[i] != 0) {
+            Some(top) => by_top[top].push(v),
+            // The zero difference is in every lattice: no valid mapping at all.
+            None => return None,
+        }
+    }
+    let mut s = Search { n, by_top, basis: [[0; MAX_DIMS]; MAX_DIMS], bound: hi + 1, found: None };
+    s.level(0, 1);
+    let (index, basis) = s.found?;
+    let rows = (0..n).map(|j| (0..n).rev().map(|i| basis[n - 1 - j][i]).collect()).collect();
+    Some((index, rows))
+}
+
+struct Search {
+    n: usize,
+    by_top: Vec<Vec<[i64; MAX_DIMS]>>,
+    /// `basis[j]` is `b_{j+1}` (search coordinates).
+    basis: [[i64; MAX_DIMS]; MAX_DIMS],
+    /// Only lattices of index below `bound` are still of interest.
+    bound: i64,
+    found: Option<(i64, [[i64; MAX_DIMS]; MAX_DIMS])>,
+}
+
+impl Search {
+    /// Whether `v`, zero beyond coordinate `top`, is in the span of `basis[..=top]`
+    /// (triangular solve from the last coordinate down).
+    fn contains(&self, mut v: [i64; MAX_DIMS], top: usize) -> bool {
+        for i in (0..=top).rev() {
+            let h = self.basis[i][i];
+            if v[i] % h != 0 {
+                return false;
+            }
+            let c = v[i] / h;
+            if c != 0 {
+                for (x, b) in v[..=i].iter_mut().zip(&self.basis[i][..=i]) {
+                    *x -= c * b;
+                }
+            }
+        }
+        true
+    }
+
+    /// The position of the class of `w` (coordinates `..j`) in `Z^j / L ∩ (Z^j x 0)`:
+    /// `w` reduced into the box `0 <= w_i < h_ii` (from the last coordinate down), read
+    /// in the odometer order of [`Search::level`]'s offsets.
+    fn class(&self, mut w: [i64; MAX_DIMS], j: usize) -> usize {
+        for i in (0..j).rev() {
+            let q = w[i].div_euclid(self.basis[i][i]);
+            if q != 0 {
+                for (x, b) in w[..=i].iter_mut().zip(&self.basis[i][..=i]) {
+                    *x -= q * b;
+                }
+            }
+        }
+        let (mut pos, mut radix) = (0, 1);
+        for (i, x) in w[..j].iter().enumerate() {
+            pos += *x as usize * radix;
+            radix *= self.basis[i][i] as usize;
+        }
+        pos
+    }
+
+    /// Chooses `basis[j]` given `basis[..j]`, whose diagonal product is `g`.
+    fn level(&mut self, j: usize, g: i64) {
+        let mut d = 1;
+        let mut excluded = vec![false; g as usize];
+        while g * d < self.bound {
+            // A difference `v` with top coordinate `j` is in `L ∩ (Z^{j+1} x 0)` iff
+            // `d` divides `v_j = m d` and `v - m b_j`, i.e. `(v_..j) - m (offsets)`, is
+            // in `L ∩ (Z^j x 0)`. For `m = 1` that is one class of offsets, excluded
+            // at once; the few `v` with `m > 1` are tested per offset.
+            excluded.iter_mut().for_each(|e| *e = false);
+            let mut hits = Vec::new();
+            for v in &self.by_top[j] {
+                if v[j] == d {
+                    let mut w = *v;
+                    w[j] = 0;
+                    excluded[self.class(w, j)] = true;
+                } else if v[j] % d == 0 {
+                    hits.push(*v);
+                }
+            }
+            let mut off = [0i64; MAX_DIMS];
+            let mut pos = 0;
+            'offsets: loop {
+                let mut b = off;
+                b[j] = d;
+                self.basis[j] = b;
+                if !excluded[pos] && !hits.iter().any(|&v| self.contains(v, j)) {
+                    if j + 1 == self.n {
+                        self.bound = g * d;
+                        self.found = Some((g * d, self.basis));
+                        return;
+                    }
+                    self.level(j + 1, g * d);
+                    if g * d >= self.bound {
+                        return;
+                    }
+                }
+                // Next offset vector `0 <= off_i < h_ii`, odometer order.
+                pos += 1;
+                for i in 0..j {
+                    off[i] += 1;
+                    if off[i] < self.basis[i][i] {
+                        continue 'offsets;
+                    }
+                    off[i] = 0;
+                }
+                break;
+            }
+            d += 1;
+        }
+    }
+}
+
+/// The smallest index of a 2-d lattice containing no difference of `diffs`, at most `hi`:
+/// every lattice `{ u (a, 0) + v (b, c) }`, `a c = k`, `0 <= b < a`, of each index `k`.
+fn smallest_lattice_index(diffs: &[Vec<i64>], hi: i64) -> Option<i64> {
     (1..=hi).find(|&k| {
         (1..=k).filter(|a| k % a == 0).any(|a| {
             let c = k / a;
-            (0..a).any(|b| !diffs.iter().any(|&(d0, d1)| d1 % c == 0 && (d0 - b * (d1 / c)) % a == 0))
+            (0..a).any(|b| !diffs.iter().any(|d| d[1] % c == 0 && (d[0] - b * (d[1] / c)) % a == 0))
         })
     })
 }
@@ -52,3 +236,286 @@ fn diamond_tile_lattice_reaches_max_live() {
         assert_eq!(smallest_lattice_index(&d, 10 * b), Some(4 * b - 4), "B = {b}");
     }
 }
+
+
+/// A modular mapping whose kernel is the lattice spanned by the rows of `basis`, as
+/// `(hyperplane, modulus)` rows: unimodular row and column operations bring `B` to a
+/// diagonal `D = U B V` (Smith's reduction, without the divisibility chain, which only
+/// minimises the number of rows); then `x` is in `Z^n B = Z^n D V^-1` iff `(x V)_i = 0
+/// mod d_i` for every `i`, so `x -> ((x . v_i) mod d_i)_i` (`v_i` the columns of `V`)
+/// has kernel `L` and `prod d_i = |det B|` cells (001 Sec. 3). Rows with `d_i = 1` are
+/// dropped, coefficients reduced into `(-d_i / 2, d_i / 2]`.
+fn kernel_mapping(basis: &[Vec<i64>]) -> Vec<(Vec<i64>, i64)> {
+    let n = basis.len();
+    let mut a: Vec<Vec<i64>> = basis.to_vec();
+    let mut v: Vec<Vec<i64>> = (0..n).map(|i| (0..n).map(|j| i64::from(i == j)).collect()).collect();
+    for t in 0..n {
+        loop {
+            let (pi, pj) = (t..n)
+                .flat_map(|i| (t..n).map(move |j| (i, j)))
+                .filter(|&(i, j)| a[i][j] != 0)
+                .min_by_key(|&(i, j)| a[i][j].abs())
+                .expect("a basis of full rank");
+            a.swap(t, pi);
+            for row in a.iter_mut().chain(v.iter_mut()) {
+                row.swap(t, pj);
+            }
+            let p = a[t][t];
+            let mut clean = true;
+            for i in t + 1..n {
+                let q = a[i][t] / p;
+                for j in t..n {
+                    a[i][j] -= q * a[t][j];
+                }
+                clean &= a[i][t] == 0;
+            }
+            for j in t + 1..n {
+                let q = a[t][j] / p;
+                for row in a.iter_mut().chain(v.iter_mut()) {
+                    row[j] -= q * row[t];
+                }
+                clean &= a[t][j] == 0;
+            }
+            if clean {
+                break;
+            }
+        }
+    }
+    (0..n)
+        .filter(|&t| a[t][t].abs() > 1)
+        .map(|t| {
+            let d = a[t][t].abs();
+            let h = v.iter().map(|row| {
+                let c = row[t].rem_euclid(d);
+                if 2 * c > d { c - d } else { c }
+            });
+            (h.collect(), d)
+        })
+        .collect()
+}
+
+/// The modular mapping of `problem`'s array with the given constant rows.
+fn modular_mapping(problem: &Problem, rows: &[(Vec<i64>, i64)]) -> ModularMapping {
+    let space = problem.conflicts.relation.space();
+    let pspace = problem.param_space();
+    let rows = rows.iter().map(|(h, d)| StorageRow { hyperplane: h.clone(), modulus: Some(AffExpr::constant(&pspace, *d)) }).collect();
+    let params: Vec<&str> = space.params.iter().map(String::as_str).collect();
+    ModularMapping::new(&params, space.input.clone().expect("a relation"), rows).expect("mapping")
+}
+
+/// At the largest instance of `array` of `id` (the one the report uses): max-live
+/// (`polyalloc::limit`), and the least index of a lattice avoiding every conflicting
+/// difference there when it is at most 1.10 x max-live, with a modular mapping of that
+/// many cells (from the lattice, [`kernel_mapping`]) that the exact checker finds valid.
+fn least_mapping_within_ten_percent(id: &str, array: &str) -> (BTreeMap<String, i64>, i64, Option<(i64, ModularMapping)>) {
+    let input = example(id);
+    let at = input.size_point().expect("an instance");
+    let ml = max_live(&input, array, Some(&at)).expect("max-live").value as i64;
+    let problem = input.problem(array).expect("problem");
+    let values: Vec<i64> = problem.params().iter().map(|p| at[p]).collect();
+    let diffs = problem_differences(&problem, &values);
+    let Some((k, basis)) = least_lattice(&diffs, problem.n_dims(), 11 * ml / 10) else { return (at, ml, None) };
+    let mapping = modular_mapping(&problem, &kernel_mapping(&basis));
+    assert_eq!(mapping.size_for(&values).expect("size"), k as i128, "{id}: {mapping} from {basis:?}");
+    match check_concrete(&problem.conflicts, &mapping, &values, PAIR_LIMIT).expect("checks") {
+        ConcreteVerdict::Valid { .. } => {}
+        ConcreteVerdict::Invalid(c) => panic!("{id}: {mapping} (lattice {basis:?}) is invalid: {c:?}"),
+    }
+    println!("{id} at {at:?}: max-live {ml}, least lattice index {k}: {basis:?}, {mapping}");
+    (at, ml, Some((k, mapping)))
+}
+
+/// Asserts that at the largest instance of each of `ids` a modular mapping of exactly
+/// max-live cells exists: the search finds a lattice of index at most max-live with
+/// no conflicting difference, checked valid as a mapping; none has fewer cells, as
+/// max-live bounds every valid mapping (the cells live at one time pairwise conflict).
+fn assert_reaches_max_live(ids: &[&str], array: &str) {
+    for id in ids {
+        let (at, ml, found) = least_mapping_within_ten_percent(id, array);
+        let (k, mapping) = found.unwrap_or_else(|| panic!("{id} at {at:?}: no lattice of index <= 1.10 x max-live {ml}"));
+        assert!(k >= ml, "{id} at {at:?}: {mapping} has fewer cells ({k}) than max-live {ml}");
+        assert_eq!(k, ml, "{id} at {at:?}: least lattice index vs max-live ({mapping})");
+    }
+}
+
+/// Tiled heat-2d (001 Table 1, reconstructed tile; `B = 8`): polyalloc's best, 001's
+/// lattice mapping `A[(i - t) mod (3B - 2), j mod (2B - 1)]`, has 1.27 x max-live cells
+/// (results/REPORT.md), but a modular mapping of max-live cells exists: the gap is the
+/// form of polyalloc's mappings (hyperplanes constant, moduli affine in `B`), not the
+/// modular form. The least lattices show no parametric pattern over `B = 3 .. 8`: for
+/// odd `B` some are cyclic (`A[(7t + j - 7i) mod 25]` at `B = 3`), for even `B` none with
+/// `j`'s coefficient 1 is (`A[(t + i) mod 2, (41t + j - 41i) mod 130]` at `B = 8`).
+#[test]
+fn heat_2d_tiled_modular_mapping_reaches_max_live() {
+    assert_reaches_max_live(&["lattice-heat-2d-tiled"], "A");
+}
+
+/// `A[(N^3 t + N^2 i + N j + k) mod m]`, the sequential time of the lexicographic
+/// schedule modulo `m`, checked valid by the exact checker and of `m` = max-live cells at
+/// every instance of `id`.
+fn assert_linearised_time_reaches_max_live(id: &str, m: impl Fn(i64) -> i64) {
+    let input = example(id);
+    let problem = input.problem("A").expect("problem");
+    for at in &input.example.instances {
+        let n = at["N"];
+        let mapping = modular_mapping(&problem, &[(vec![n * n * n, n * n, n, 1], m(n))]);
+        let verdict = check_concrete(&problem.conflicts, &mapping, &[n], PAIR_LIMIT).expect("checks");
+        assert!(matches!(verdict, ConcreteVerdict::Valid { .. }), "{id} N = {n}: {mapping}: {verdict:?}");
+        assert_eq!(m(n) as u64, max_live(&input, "A", Some(at)).expect("max-live").value, "{id} N = {n}");
+    }
+}
+
+/// LBM D3Q19 (004 Table I, `N = 5`): the best recorded, SMO's `A[(i - 2t) mod (N + 2),
+/// j mod N, k mod N]`, has 1.13 x max-live cells, but a modular mapping of max-live
+/// cells exists (the lattice- and smo- files share the conflict set). It is the rolling
+/// buffer of the sequential schedule: a value is written at time `N^3 t + N^2 i + N j +
+/// k` and last read by `(t + 1, i + 1, j + 1, k)`, `N^3 + N^2 + N` later, so that time
+/// modulo `N^3 + N^2 + N` separates every conflicting pair. Parametric, but its
+/// hyperplane's coefficients grow with `N` and its modulus is cubic: outside the form
+/// of polyalloc's mappings (constant hyperplanes, moduli affine in the parameters).
+#[test]
+fn lbm_d3q19_modular_mapping_reaches_max_live() {
+    assert_reaches_max_live(&["smo-lbm-d3q19", "lattice-lbm-d3q19"], "A");
+    assert_linearised_time_reaches_max_live("smo-lbm-d3q19", |n| n * n * n + n * n + n);
+}
+
+/// LBM D3Q27 (004 Table I, `N = 5`): as D3Q19, SMO's mapping has 1.12 x max-live
+/// cells, and a modular mapping of max-live cells exists: the rolling buffer of the
+/// sequential schedule, whose last reader `(t + 1, i + 1, j + 1, k + 1)` comes
+/// `N^3 + N^2 + N + 1` after the write.
+#[test]
+fn lbm_d3q27_modular_mapping_reaches_max_live() {
+    assert_reaches_max_live(&["smo-lbm-d3q27", "lattice-lbm-d3q27"], "A");
+    assert_linearised_time_reaches_max_live("smo-lbm-d3q27", |n| n * n * n + n * n + n + 1);
+}
+
+/// 000 example 3 (`imax = jmax = kmax = 6`, max-live the largest clique): the best
+/// recorded (the lattice method) has 1.40 x max-live cells, but a modular mapping of
+/// max-live cells exists (`A[(8i - 9j + k) mod 73]`). Max-live counts the cells of a
+/// few anti-diagonal planes of the wavefront `i + j + k` clipped by the box, not a
+/// polynomial in the sizes, and the least lattices change shape from instance to
+/// instance (`A[(j - i) mod 4, (k - i) mod 4]` at size 3): no parametric pattern.
+#[test]
+fn ov_example3_modular_mapping_reaches_max_live() {
+    assert_reaches_max_live(&["ov-example3"], "A");
+}
+
+/// The n-d search finds the 2-d enumeration's least index on the two tiles.
+#[test]
+fn nd_search_agrees_with_the_2d_enumeration_on_the_tiles() {
+    for b in [4i64, 5, 6] {
+        for id in ["smo-stencil-1d-hex-tile", "smo-diamond-tile"] {
+            let d = differences(id, "AB", &[b]);
+            assert_eq!(least_lattice(&d, 2, 10 * b).map(|l| l.0), smallest_lattice_index(&d, 10 * b), "{id} B = {b}");
+        }
+    }
+}
+
+/// `m` random vectors of `n` coordinates in `[-r, r]`.
+fn random_vectors(rng: &mut Rng, m: i64, n: usize, r: i64) -> Vec<Vec<i64>> {
+    (0..m).map(|_| (0..n).map(|_| rng.range(-r, r)).collect()).collect()
+}
+
+/// The determinant of a small integer matrix (the formulation crate's, exact).
+fn det(a: &[Vec<i64>]) -> i64 {
+    determinant(a).expect("small determinant")
+}
+
+/// Whether `v` is an integer combination of the rows of `b` (of full rank), by the
+/// adjugate: `v = c B` with `c = v adj(B) / det(B)`, integral iff `det(B)` divides
+/// every `(v adj(B))_j`, where `adj(B)_ij` is the cofactor of `B_ji`.
+fn in_lattice(b: &[Vec<i64>], v: &[i64]) -> bool {
+    let n = b.len();
+    let d = det(b);
+    let cofactor = |i: usize, j: usize| {
+        let minor: Vec<Vec<i64>> = (0..n).filter(|&r| r != i).map(|r| (0..n).filter(|&c| c != j).map(|c| b[r][c]).collect()).collect();
+        if (i + j) % 2 == 0 { det(&minor) } else { -det(&minor) }
+    };
+    (0..n).all(|j| (0..n).map(|i| v[i] * cofactor(j, i)).sum::<i64>() % d == 0)
+}
+
+/// Every lattice of index `k` of `Z^n`, by its basis in the lower-triangular Hermite
+/// form (row `i` is `(h_i1, .., h_ii, 0, ..)`, `0 <= h_ij < h_jj`): the plain
+/// enumeration the pruned search is compared with.
+fn all_lattices(n: usize, k: i64) -> Vec<Vec<Vec<i64>>> {
+    fn diagonals(n: usize, k: i64) -> Vec<Vec<i64>> {
+        if n == 0 {
+            return if k == 1 { vec![vec![]] } else { vec![] };
+        }
+        (1..=k).filter(|d| k % d == 0).flat_map(|d| diagonals(n - 1, k / d).into_iter().map(move |mut r| (r.insert(0, d), r).1)).collect()
+    }
+    let mut out = Vec::new();
+    for diag in diagonals(n, k) {
+        // The free entries `(i, j)`, `j < i`, each in `0 .. diag[j]`.
+        let free: Vec<(usize, usize)> = (0..n).flat_map(|i| (0..i).map(move |j| (i, j))).collect();
+        let mut vals = vec![0i64; free.len()];
+        'all: loop {
+            let mut b: Vec<Vec<i64>> = (0..n).map(|i| (0..n).map(|j| if i == j { diag[i] } else { 0 }).collect()).collect();
+            for (&(i, j), &x) in free.iter().zip(&vals) {
+                b[i][j] = x;
+            }
+            out.push(b);
+            for (p, &(_, j)) in free.iter().enumerate() {
+                vals[p] += 1;
+                if vals[p] < diag[j] {
+                    continue 'all;
+                }
+                vals[p] = 0;
+            }
+            break;
+        }
+    }
+    out
+}
+
+/// On random difference sets in 2, 3 and 4 dimensions the pruned search returns the
+/// least index of the plain enumeration (2-d: [`smallest_lattice_index`]; 3-d, 4-d:
+/// [`all_lattices`] with the adjugate membership test), and its lattice has that index
+/// and avoids every difference.
+#[test]
+fn nd_search_agrees_with_plain_enumeration_on_random_differences() {
+    let mut rng = Rng::new(18);
+    let mut nontrivial = 0;
+    for (n, sets, r, hi) in [(2usize, 300, 6, 40i64), (3, 100, 3, 24), (4, 40, 2, 12)] {
+        for _ in 0..sets {
+            let m = rng.range(1, 4 * n as i64);
+            let diffs = reduce(random_vectors(&mut rng, m, n, r));
+            let found = least_lattice(&diffs, n, hi);
+            let plain = if n == 2 {
+                smallest_lattice_index(&diffs, hi)
+            } else {
+                (1..=hi).find(|&k| all_lattices(n, k).iter().any(|b| diffs.iter().all(|d| !in_lattice(b, d))))
+            };
+            assert_eq!(found.as_ref().map(|l| l.0), plain, "{diffs:?}");
+            if let Some((k, basis)) = found {
+                assert_eq!(det(&basis).abs(), k, "{basis:?}");
+                assert!(diffs.iter().all(|d| !in_lattice(&basis, d)), "{basis:?} contains a difference of {diffs:?}");
+                nontrivial += usize::from(k > 2);
+            }
+        }
+    }
+    assert!(nontrivial > 100, "the random sets are too easy: {nontrivial}");
+}
+
+/// The mapping of a lattice has it as kernel and its index as size, on random bases.
+#[test]
+fn kernel_mapping_has_the_lattice_as_kernel() {
+    let mut rng = Rng::new(7);
+    for n in [2usize, 3, 4] {
+        for _ in 0..50 {
+            let b = random_vectors(&mut rng, n as i64, n, 4);
+            let k = det(&b).abs();
+            if k == 0 {
+                continue;
+            }
+            let rows = kernel_mapping(&b);
+            assert_eq!(rows.iter().map(|r| r.1).product::<i64>(), k, "{b:?}");
+            let combinations: Vec<Vec<i64>> = random_vectors(&mut rng, 20, n, 3).iter().map(|c| (0..n).map(|j| (0..n).map(|i| c[i] * b[i][j]).sum()).collect()).collect();
+            for x in random_vectors(&mut rng, 30, n, 6).into_iter().chain(combinations) {
+                let zero = rows.iter().all(|(h, d)| h.iter().zip(&x).map(|(a, b)| a * b).sum::<i64>() % d == 0);
+                assert_eq!(zero, in_lattice(&b, &x), "{b:?} {x:?} {rows:?}");
+            }
+        }
+    }
+}
+
