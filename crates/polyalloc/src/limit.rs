@@ -18,11 +18,14 @@
 //! * **unknown**: no instance, a conflict graph above [`CLIQUE_PAIR_LIMIT`] pairs, or a
 //!   search above [`CLIQUE_NODE_LIMIT`] branch nodes.
 //!
+//! A method that transforms the program (003's shifted and fused loops) gives mappings
+//! valid under its own order; [`max_live_under`] simulates that order instead.
+//!
 //! For arrays that share one storage ([`max_live_shared`]) the graph has the cells of
 //! every array as vertices and the conflicts within and between them as edges: its
 //! clique number bounds the size of every valid shared storage.
 
-use polyalloc_alloc::Input;
+use polyalloc_alloc::{ExecutionCheck, Input, Order};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
@@ -100,6 +103,27 @@ fn compute(input: &Input, array: &str, at: &BTreeMap<String, i64>) -> Result<Max
         (Err(_), Some(why)) => Err(why),
         (other, _) => other,
     }
+}
+
+/// Max-live of `array` under the transformed order of `check`, an execution a method
+/// asked for (its program under an [`Order::Time`]: the shifted and fused loops of a
+/// contraction, 003), at `at` (by default the input's size point): the limit of a
+/// mapping that is valid under that order, not under the program's own schedules. Not
+/// memoised (it depends on the method's answer). Unknown when the order is not a time
+/// function or does not run at the instance (a run-time condition that fails there).
+pub fn max_live_under(input: &Input, array: &str, check: &ExecutionCheck, at: Option<&BTreeMap<String, i64>>) -> Result<MaxLive, MaxLiveUnknown> {
+    let at = at.cloned().or_else(|| input.size_point()).ok_or(MaxLiveUnknown::NoInstance)?;
+    let Order::Time(time) = &check.order else {
+        return Err(MaxLiveUnknown::Failed(format!("{}: not an order by time", check.label)));
+    };
+    let values: Vec<i64> = check.program.params.iter().map(|p| at.get(p).copied()).collect::<Option<_>>().ok_or(MaxLiveUnknown::NoInstance)?;
+    if !check.instances.contains(&values) {
+        return Err(MaxLiveUnknown::Failed(format!("the transformed order ({}) does not run at the instance", check.label)));
+    }
+    let reports = polyalloc_program::max_live_under(&check.program, &values, &|k, p, it| time(k, p, it))
+        .map_err(|e| MaxLiveUnknown::Failed(e.to_string()))?;
+    let r = reports.iter().find(|r| r.array == array).ok_or_else(|| MaxLiveUnknown::NoInput(array.to_string()))?;
+    Ok(MaxLive { value: r.max_live as u64, source: MaxLiveSource::Simulation, at })
 }
 
 /// Max-live as the largest clique of the conflict graph of `array` at `at`.

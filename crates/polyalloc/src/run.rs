@@ -603,18 +603,26 @@ pub fn execute(checks: &[ExecutionCheck]) -> Result<Execution, Failure> {
 ///
 /// Records of an array (not of a method's named run) carry max-live at the size point
 /// ([`crate::limit`]), the limit every mapping of the array is measured against; records
-/// of a storage shared by several arrays carry the max-live of all of them together.
+/// of a storage shared by several arrays carry the max-live of all of them together;
+/// records of an array of a method's transformed program (003's fused loops) carry its
+/// max-live under that program's order ([`crate::limit::max_live_under`]).
 pub fn run_record(input: &Input, method: &dyn Method, target: &str, backend: &Backend, opts: RunOptions<'_>) -> Record {
-    let mut r = Record::from_run(&input.example.id, &run(input, method, target, backend, opts), opts.size_params);
+    let result = run(input, method, target, backend, opts);
+    let mut r = Record::from_run(&input.example.id, &result, opts.size_params);
     let array = input.example.arrays.contains_key(target);
-    if array || r.shared.is_some() {
+    // An array the method's own transformed program holds (003's contraction after
+    // shifting and fusion): max-live under that order.
+    let transformed = result.as_ref().ok().and_then(|v| {
+        v.outcome.executions.iter().find(|c| {
+            matches!(c.order, Order::Time(_)) && c.program.statements.iter().any(|s| s.writes.iter().any(|w| w.array == target))
+        })
+    });
+    if array || r.shared.is_some() || transformed.is_some() {
         // Bounded like a run (its own budget of the same length).
-        let limit = budget::scoped(&backend.name, opts.time_limit, || {
-            if array {
-                crate::limit::max_live(input, target, opts.size_params)
-            } else {
-                crate::limit::max_live_shared(input, opts.size_params)
-            }
+        let limit = budget::scoped(&backend.name, opts.time_limit, || match transformed {
+            Some(check) if !array => crate::limit::max_live_under(input, target, check, opts.size_params),
+            _ if array => crate::limit::max_live(input, target, opts.size_params),
+            _ => crate::limit::max_live_shared(input, opts.size_params),
         });
         match limit {
             Ok(m) => {

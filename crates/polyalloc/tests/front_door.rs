@@ -171,4 +171,25 @@ fn records_carry_max_live_the_lower_bound_of_every_mapping() {
         let (live, size) = (r.max_live.expect("max-live"), r.size_at.expect("size"));
         assert!(live >= 1 && live as i128 <= size, "{m}: max-live {live} above the size {size} of a verified mapping");
     }
+    // 003's contraction is valid under the shifted and fused loops, not under the
+    // original ones: its records carry max-live simulated under that order, never above
+    // the contracted size (which is verified under the same order).
+    let flow = registry().get("flow").expect("registered");
+    let mut measured = 0;
+    for id in ["flow-example1", "flow-example2", "flow-jacobi"] {
+        let input = load(&polyalloc::suite_dir().join(format!("{id}.json"))).expect("bench-suite file");
+        let at = polyalloc::run::largest_instance(&input.example);
+        for target in flow.targets(&input).expect("targets") {
+            let r = run_record(&input, flow, &target, &b, RunOptions { size_params: at.as_ref(), ..RunOptions::default() });
+            if r.status != Status::Ok {
+                continue;
+            }
+            let Some(size) = r.size_at else { continue };
+            let live = r.max_live.unwrap_or_else(|| panic!("{id} {target}: no max-live ({:?})", r.max_live_source));
+            assert_eq!(r.max_live_source.as_deref(), Some("simulation"), "{id} {target}");
+            assert!(live >= 1 && live as i128 <= size, "{id} {target}: max-live {live} above the contracted size {size}");
+            measured += 1;
+        }
+    }
+    assert!(measured >= 3, "only {measured} flow records with a max-live");
 }

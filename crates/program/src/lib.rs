@@ -60,5 +60,5 @@ mod model;
 
 pub use error::{ProgramError, Result};
 pub use conflict::MAX_CONFLICT_PIECES;
-pub use live::{max_live, LiveReport};
+pub use live::{max_live, max_live_under, InstanceTime, LiveReport};
 pub use model::{Access, Program, Statement};

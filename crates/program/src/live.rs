@@ -34,17 +34,33 @@ pub struct LiveReport {
 /// so no valid mapping of the array has fewer cells. Two writes of one cell at the same
 /// time are an error (the program's result would depend on their order).
 pub fn max_live(program: &Program, params: &[i64]) -> Result<Vec<LiveReport>> {
+    simulate(program, params, None)
+}
+
+/// The time of a statement instance under another order than the program's schedules:
+/// `time(statement index, parameter values, iteration)`, compared lexicographically
+/// (the executor's `trace_by` convention).
+pub type InstanceTime<'a> = dyn Fn(usize, &[i64], &[i64]) -> Result<Vec<i64>> + 'a;
+
+/// [`max_live`] under the order `time` instead of the statements' schedules (a
+/// transformed program: the shifted and fused loops of a contraction, whose mappings
+/// are valid under that order and are measured against its max-live).
+pub fn max_live_under(program: &Program, params: &[i64], time: &InstanceTime<'_>) -> Result<Vec<LiveReport>> {
+    simulate(program, params, Some(time))
+}
+
+fn simulate(program: &Program, params: &[i64], time: Option<&InstanceTime<'_>>) -> Result<Vec<LiveReport>> {
     if params.len() != program.params.len() {
         return Err(ProgramError::Invalid(format!("{} values for parameters {:?}", params.len(), program.params)));
     }
-    let d = program.statements.iter().map(|s| s.schedule.len()).max().unwrap_or(0);
     // array -> cell -> write times; reads as (array, cell, time).
     type Cells = HashMap<Vec<i64>, Vec<Vec<i64>>>;
     let mut writes: BTreeMap<String, Cells> = BTreeMap::new();
     let mut reads: Vec<(String, Vec<i64>, Vec<i64>)> = Vec::new();
     // Memory grows with the statement instances: at most the executor's limit.
     let mut instances = 0usize;
-    for s in &program.statements {
+    let mut failed: Option<ProgramError> = None;
+    for (si, s) in program.statements.iter().enumerate() {
         let sp = s.domain.space().clone();
         let pos: Vec<usize> = sp
             .params
@@ -59,8 +75,16 @@ pub fn max_live(program: &Program, params: &[i64]) -> Result<Vec<LiveReport>> {
                 too_many = true;
                 return Ok(false);
             }
-            let mut t: Vec<i64> = s.schedule.iter().map(|a| a.eval(&sparams, it)).collect::<FResult<_>>()?;
-            t.resize(d, 0);
+            let t: Vec<i64> = match time {
+                None => s.schedule.iter().map(|a| a.eval(&sparams, it)).collect::<FResult<_>>()?,
+                Some(f) => match f(si, params, it) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        failed = Some(e);
+                        return Ok(false);
+                    }
+                },
+            };
             for w in &s.writes {
                 if w.happens_at(&sparams, it)? {
                     writes.entry(w.array.clone()).or_default().entry(w.cell_at(&sparams, it)?).or_default().push(t.clone());
@@ -73,12 +97,21 @@ pub fn max_live(program: &Program, params: &[i64]) -> Result<Vec<LiveReport>> {
             }
             Ok(true)
         })?;
+        if let Some(e) = failed.take() {
+            return Err(e);
+        }
         if too_many {
             return Err(ProgramError::Exec(format!(
                 "more than {} statement instances at {params:?}: max-live is not simulated beyond that",
                 crate::exec::INSTANCE_LIMIT
             )));
         }
+    }
+    // Times of different lengths compare as if padded with zeros (the schedules of a
+    // program may have different depths).
+    let d = writes.values().flat_map(|c| c.values().flatten()).chain(reads.iter().map(|r| &r.2)).map(Vec::len).max().unwrap_or(0);
+    for t in writes.values_mut().flat_map(|c| c.values_mut().flatten()).chain(reads.iter_mut().map(|r| &mut r.2)) {
+        t.resize(d, 0);
     }
     // Per cell: its values in write order, each with the time of its last read.
     type Values = HashMap<Vec<i64>, Vec<(Vec<i64>, Option<Vec<i64>>)>>;
