@@ -60,90 +60,9 @@ pub(crate) const MAX_OPTIMA: usize = 4096;
 /// `None`: no feasible `Γ`, the node limit was reached (or the run's time budget), or
 /// more than [`MAX_OPTIMA`] hyperplanes attain the maximum.
 pub(crate) fn max_eta(p: &EtaProblem<'_>) -> Option<(i64, Vec<Vec<i64>>)> {
-    let mut best: Option<(i64, Vec<Vec<i64>>)> = None;
-    let mut nodes = 0usize;
-    // Γ and -Γ satisfy the same polyhedra (x1 and x2 swap), the same free rows (they
-    // come in pairs of signs) and the same independence: search the Γ whose first
-    // non-zero coefficient is positive.
-    // Every box carries its bound and the pieces still satisfiable in it (`alive`):
-    // a sub-box only lowers `max_on`, so a piece impossible in a box is impossible in
-    // every sub-box and its children test only the survivors (the same bound as testing
-    // every piece). The bound of a child is computed once, when it is pushed.
-    let all: Vec<u32> = (0..p.pieces.len() as u32).collect();
-    let mut stack: Vec<Node> = Vec::new();
-    for k in (0..p.n).rev() {
-        let mut lo = vec![-p.bound; p.n];
-        let mut hi = vec![p.bound; p.n];
-        for j in 0..k {
-            lo[j] = 0;
-            hi[j] = 0;
-        }
-        lo[k] = 1;
-        if lo[k] <= hi[k] {
-            let (ub, alive) = upper(p, &all, &lo, &hi);
-            stack.push(Node { lo, hi, ub, alive });
-        }
-    }
-    while let Some(Node { lo, hi, ub: bound, alive }) = stack.pop() {
-        nodes += 1;
-        // Past the node limit, or past the run's deadline (`polyalloc_ilp::budget`,
-        // checked every 1024 boxes): no bound; the solver that follows sees the budget.
-        if nodes > NODE_LIMIT || (nodes % 1024 == 0 && polyalloc_ilp::budget::check().is_err()) {
-            return None;
-        }
-        if p.free.iter().any(|r| r.max_on(&lo, &hi) < r.beta as i128) {
-            continue;
-        }
-        if best.as_ref().is_some_and(|(b, _)| bound < *b) {
-            continue;
-        }
-        let Some(split) = (0..p.n).filter(|&j| lo[j] < hi[j]).max_by_key(|&j| (hi[j] - lo[j], std::cmp::Reverse(j))) else {
-            // A single hyperplane: everything is decided exactly.
-            let gamma = lo;
-            if !p.free.iter().all(|r| r.holds(&gamma)) {
-                continue;
-            }
-            if !p.complement.iter().any(|r| r.iter().zip(&gamma).map(|(&a, &g)| a as i128 * g as i128).sum::<i128>() != 0) {
-                continue;
-            }
-            // A piece that holds at Γ is possible on the box {Γ}: it is alive.
-            let eta = p.always
-                + alive
-                    .iter()
-                    .map(|&i| &p.pieces[i as usize])
-                    .filter(|q| q.plus.holds(&gamma) || q.minus.holds(&gamma))
-                    .map(|q| q.weight)
-                    .sum::<i64>();
-            match &mut best {
-                Some((b, all)) if eta == *b => {
-                    all.push(gamma);
-                    if all.len() > MAX_OPTIMA {
-                        return None;
-                    }
-                }
-                Some((b, _)) if eta < *b => {}
-                _ => best = Some((eta, vec![gamma])),
-            }
-            continue;
-        };
-        let mid = lo[split] + (hi[split] - lo[split]).div_euclid(2);
-        let (mut hi_a, mut lo_b) = (hi.clone(), lo.clone());
-        hi_a[split] = mid;
-        lo_b[split] = mid + 1;
-        let (ua, alive_a) = upper(p, &alive, &lo, &hi_a);
-        let (ub, alive_b) = upper(p, &alive, &lo_b, &hi);
-        let a = Node { lo, hi: hi_a, ub: ua, alive: alive_a };
-        let b = Node { lo: lo_b, hi, ub, alive: alive_b };
-        // Depth first, the more promising half first (pushed last).
-        if ua >= ub {
-            stack.push(b);
-            stack.push(a);
-        } else {
-            stack.push(a);
-            stack.push(b);
-        }
-    }
-    best
+    // [`lex_best`] without bounding rows and tie-breaks: every key is the same, so the
+    // optima are all the hyperplanes of largest η.
+    lex_best(p, &[], 0, 0, 0, false).map(|b| (b.eta, b.optima))
 }
 
 /// The rest of objective (7) and the tie-breaks for a fixed hyperplane `Γ`:
@@ -435,6 +354,20 @@ fn upper(p: &EtaProblem<'_>, alive: &[u32], lo: &[i64], hi: &[i64]) -> (i64, Vec
 mod tests {
     use super::*;
 
+    /// Every integer point of `[-bound, bound]^n`.
+    fn box_points(n: usize, bound: i64) -> impl Iterator<Item = Vec<i64>> {
+        (0..(2 * bound + 1).pow(n as u32)).map(move |code| {
+            let mut c = code;
+            (0..n)
+                .map(|_| {
+                    let v = c % (2 * bound + 1) - bound;
+                    c /= 2 * bound + 1;
+                    v
+                })
+                .collect()
+        })
+    }
+
     fn neg(s: &Side) -> Side {
         Side { rows: s.rows.iter().map(|r| GammaRow { a: r.a.iter().map(|x| -x).collect(), beta: r.beta }).collect(), dead: s.dead }
     }
@@ -476,16 +409,7 @@ mod tests {
             };
             let eta_of = |g: &[i64]| -> i64 { p.pieces.iter().filter(|q| q.plus.holds(g) || q.minus.holds(g)).map(|q| q.weight).sum() };
             let mut brute: Option<(i64, Vec<Vec<i64>>)> = None;
-            let total = (2 * bound + 1).pow(n as u32);
-            for code in 0..total {
-                let mut c = code;
-                let g: Vec<i64> = (0..n)
-                    .map(|_| {
-                        let v = c % (2 * bound + 1) - bound;
-                        c /= 2 * bound + 1;
-                        v
-                    })
-                    .collect();
+            for g in box_points(n, bound) {
                 let indep = comp.iter().any(|r| r.iter().zip(&g).map(|(a, b)| a * b).sum::<i64>() != 0);
                 if !indep || !p.free.iter().all(|r| r.holds(&g)) {
                     continue;
@@ -554,16 +478,7 @@ mod tests {
             let (u_max, w_max) = (2, 6);
             for tie_break in [true, false] {
                 let mut brute: Option<(i64, Vec<i128>, Vec<Vec<i64>>)> = None;
-                let total = (2 * bound + 1).pow(n as u32);
-                for code in 0..total {
-                    let mut c = code;
-                    let g: Vec<i64> = (0..n)
-                        .map(|_| {
-                            let v = c % (2 * bound + 1) - bound;
-                            c /= 2 * bound + 1;
-                            v
-                        })
-                        .collect();
+                for g in box_points(n, bound) {
                     if g.iter().all(|&x| x == 0) || g.iter().find(|&&x| x != 0).is_some_and(|&x| x < 0) {
                         continue;
                     }
