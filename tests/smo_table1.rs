@@ -168,3 +168,46 @@ fn settled_optimum_is_the_ilp_optimum() {
     }
     assert!(compared >= 20, "only {compared} comparisons");
 }
+
+/// The same claim on random conflict sets (the fuzzer's generator, `polyalloc::fuzz`):
+/// SMO's first hyperplane is the lexicographic optimum of one ILP over the same
+/// polyhedra with and without presolve, so its modulus and its tie-break values
+/// (`Σ|γ_j|`, `Σ j |γ_j|`) agree with the plain ILP's wherever both finish within a
+/// budget. (Later rows may differ where several hyperplanes tie: the revised conflict
+/// sets then differ.)
+#[test]
+fn settled_first_hyperplane_agrees_with_the_plain_ilp_on_random_conflict_sets() {
+    use polyalloc::fuzz::gen::{case, Kind};
+    use polyalloc_alloc::Allocator;
+    use polyalloc_alloc_smo::{Smo, SmoOptions};
+    let settled = Smo::default();
+    let plain = Smo { options: SmoOptions { presolve: false, ..SmoOptions::default() } };
+    let solver = polyalloc_backend_microlp_solver();
+    let mut compared = 0;
+    for index in 0..60 {
+        let c = case(17, index);
+        if !matches!(c.kind, Kind::Conflicts(_)) {
+            continue;
+        }
+        let path = std::path::PathBuf::from(format!("fuzz/{}.json", c.id));
+        let ex = Example::from_str(&c.to_json().to_string(), &path).expect("a fuzz case loads");
+        let Ok(problem) = ex.problem("A") else { continue };
+        let within = |m: &Smo| {
+            polyalloc_ilp::budget::scoped("microlp", Some(std::time::Duration::from_secs(5)), || m.find_mapping(&problem, solver.as_ref()))
+        };
+        let (Ok(a), Ok(b)) = (within(&settled), within(&plain)) else { continue };
+        let (Some(ra), Some(rb)) = (a.rows.first(), b.rows.first()) else {
+            assert_eq!(a.rows.len(), b.rows.len(), "{}: {a} vs {b}", c.id);
+            continue;
+        };
+        let ties = |h: &[i64]| (h.iter().map(|x| x.abs()).sum::<i64>(), h.iter().enumerate().map(|(j, x)| j as i64 * x.abs()).sum::<i64>());
+        assert_eq!(ra.modulus, rb.modulus, "{}: {a} vs {b}", c.id);
+        assert_eq!(ties(&ra.hyperplane), ties(&rb.hyperplane), "{}: {a} vs {b}", c.id);
+        compared += 1;
+    }
+    assert!(compared >= 15, "only {compared} random conflict sets compared");
+}
+
+fn polyalloc_backend_microlp_solver() -> Box<dyn polyalloc_ilp::Solver> {
+    polyalloc_solvers::registry().create("microlp").expect("the built-in backend")
+}
