@@ -33,10 +33,12 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
     let methods = polyalloc::registry().select(&opts.reproduce.method)?;
     let backends = facade::backends(&opts.reproduce.backend)?;
     let examples = crate::reproduce::examples(&opts.reproduce)?;
-    let mut command = format!("cargo xtask bench --backend {} --method {} --repeat {repeat}", opts.reproduce.backend, opts.reproduce.method);
-    if opts.reproduce.corpus != crate::reproduce::Options::default().corpus {
-        command.push_str(&format!(" --corpus {}", opts.reproduce.corpus.join(",")));
-    }
+    let command = format!(
+        "cargo xtask bench --backend {} --method {} --repeat {repeat}{}",
+        opts.reproduce.backend,
+        opts.reproduce.method,
+        opts.reproduce.corpus_flag()
+    );
     let mut out = ResultsFile::new(&command, &crate::workspace_root());
     let inputs: Vec<Input> = examples.iter().map(|e| Input::new(e.clone())).collect();
     let plans: Vec<Vec<(&dyn Method, Vec<String>)>> = inputs

@@ -66,6 +66,18 @@ impl Default for Options {
     }
 }
 
+impl Options {
+    /// ` --corpus ...` for a results file's command line when the corpora are not the
+    /// default (empty otherwise).
+    pub fn corpus_flag(&self) -> String {
+        if self.corpus == Options::default().corpus {
+            String::new()
+        } else {
+            format!(" --corpus {}", self.corpus.join(","))
+        }
+    }
+}
+
 /// True when a paper entry of `method` is a storage mapping of the file's conflict set,
 /// checked against it: the entries of conflict-set methods, registered
 /// ([`polyalloc_alloc::Method::as_allocator`]) or not implemented here (`lattice-h3`,
@@ -128,9 +140,7 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
     if !opts.only.is_empty() {
         out.command.push_str(&format!(" --only {}", opts.only.join(",")));
     }
-    if opts.corpus != Options::default().corpus {
-        out.command.push_str(&format!(" --corpus {}", opts.corpus.join(",")));
-    }
+    out.command.push_str(&opts.corpus_flag());
     let inputs: Vec<Input> = examples.iter().map(|e| Input::new(e.clone())).collect();
     // Every (method, targets) of every example, computed once: the plan sizes the
     // progress bar, and a method that does not apply is left out silently.

@@ -62,7 +62,7 @@ use presolve::{max_eta, EtaProblem, Piece};
 use polyalloc_formulation::int::lin::orthogonal_complement;
 use polyalloc_alloc::pieces::{cell_polyhedra, conflict_polyhedra_with, revise_all_with};
 pub use polyalloc_alloc::pieces::revise;
-use polyalloc_alloc::width::{bound_on_piece_with, diff_form, positive_on_cells_at, positive_on_cells_with, BoundVars, MAX_CONSTANT, MAX_PARAM_COEF};
+use polyalloc_alloc::width::{bound_on_piece_with, diff_form, modulus_of, positive_on_cells_at, positive_on_cells_with, BoundVars, MAX_CONSTANT, MAX_PARAM_COEF};
 use polyalloc_alloc::{AllocError, Allocator, Problem};
 use polyalloc_formulation::farkas::{FarkasOptions, Linearizer};
 use std::collections::{BTreeMap, BTreeSet};
@@ -211,16 +211,13 @@ impl Smo {
             if best.optima.len() == 1 && !self.options.solve_settled {
                 let mut h = best.optima[0].clone();
                 normalise_sign(&mut h);
-                let mut modulus = polyalloc_formulation::AffExpr::constant(param_space, 0);
-                // Column layout: [constant, params...]; the modulus is u . P + w + 1.
-                for (k, &x) in best.key[..=np].iter().enumerate() {
-                    let x = i64::try_from(x).map_err(|_| AllocError::method(NAME, "overflow in the modulus"))?;
-                    let col = if k < np { k + 1 } else { 0 };
-                    if let Some(cf) = modulus.coeffs.get_mut(col) {
-                        *cf = if k < np { x } else { x + 1 };
-                    }
-                }
-                return Ok((h, modulus));
+                // (u, w) within the bounds of `BoundVars`: they fit in i64.
+                let uw: Vec<i64> = best.key[..=np]
+                    .iter()
+                    .map(|&x| i64::try_from(x))
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| AllocError::method(NAME, "overflow in the modulus"))?;
+                return Ok((h, modulus_of(&uw[..np], uw[np], param_space)));
             }
         }
         lin.next_model();

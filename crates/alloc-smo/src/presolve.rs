@@ -156,8 +156,8 @@ impl UwSystem {
 /// optimum, which then is the model's optimum too: a minimum over a larger set attained
 /// in the smaller one).
 ///
-/// One branch and bound over the box of `Γ`, as [`max_eta`], whose boxes carry a lower
-/// bound of the key as well: [`least_uw`] at the least `|Γ . d|` over the box (0 when
+/// One branch and bound over the box of `Γ` (which [`max_eta`] runs without keys),
+/// whose boxes carry a lower bound of the key besides the bound of `η`: [`least_uw`] at the least `|Γ . d|` over the box (0 when
 /// the box straddles `Γ . d = 0`) and the least `Σ|γ_j|` of the box. A box is cut when
 /// its `η` bound is below the incumbent's `η`, or equal to it with a key bound
 /// lexicographically above the incumbent's key. Every hyperplane attaining the optimum
@@ -219,8 +219,13 @@ pub(crate) fn lex_best(p: &EtaProblem<'_>, rows: &[&BoundRow], np: usize, u_max:
     let mut nodes = 0usize;
     let all: Vec<u32> = (0..p.pieces.len() as u32).collect();
     let mut stack: Vec<KeyedNode> = Vec::new();
-    // As in `max_eta`: Γ and -Γ have the same η and the same key; search the Γ whose
-    // first non-zero coefficient is positive.
+    // Γ and -Γ satisfy the same polyhedra (x1 and x2 swap), the same free rows (they
+    // come in pairs of signs) and the same independence, and have the same key: search
+    // the Γ whose first non-zero coefficient is positive.
+    // Every box carries its bounds and the pieces still satisfiable in it (`alive`):
+    // a sub-box only lowers `max_on`, so a piece impossible in a box is impossible in
+    // every sub-box and its children test only the survivors (the same bound as testing
+    // every piece). The bounds of a child are computed once, when it is pushed.
     for k in (0..p.n).rev() {
         let mut lo = vec![-p.bound; p.n];
         let mut hi = vec![p.bound; p.n];
@@ -238,6 +243,8 @@ pub(crate) fn lex_best(p: &EtaProblem<'_>, rows: &[&BoundRow], np: usize, u_max:
     }
     while let Some(KeyedNode { node: Node { lo, hi, ub: bound, alive }, key }) = stack.pop() {
         nodes += 1;
+        // Past the node limit, or past the run's deadline (`polyalloc_ilp::budget`,
+        // checked every 1024 boxes): no answer; the solver that follows sees the budget.
         if nodes > NODE_LIMIT || (nodes % 1024 == 0 && polyalloc_ilp::budget::check().is_err()) {
             return None;
         }
@@ -260,7 +267,8 @@ pub(crate) fn lex_best(p: &EtaProblem<'_>, rows: &[&BoundRow], np: usize, u_max:
             if !p.complement.iter().any(|r| r.iter().zip(&gamma).map(|(&a, &g)| a as i128 * g as i128).sum::<i128>() != 0) {
                 continue;
             }
-            // At a single hyperplane the key bound is its exact key.
+            // A single hyperplane: everything is decided exactly (the key bound is its
+            // key, and a piece that holds at Γ is possible on the box {Γ}: it is alive).
             let eta = p.always
                 + alive
                     .iter()

@@ -23,21 +23,12 @@ pub fn is_empty_with(p: &BasicSet, solver: &dyn Solver, lin: Option<&mut Lineari
                 return Ok(true);
             }
             let integral = |(d, v): &(i64, Vec<i64>)| -> Option<Vec<i64>> { v.iter().map(|&x| (x % d == 0).then(|| x / d)).collect() };
-            if g.vertices.iter().filter_map(integral).any(|x| satisfies(p, &x)) {
+            if g.vertices.iter().filter_map(integral).any(|x| p.satisfied_by(&x)) {
                 return Ok(false);
             }
         }
     }
     p.is_empty(solver)
-}
-
-/// True when the point `x` (one value per parameter and dimension) satisfies every
-/// equality and inequality of `p` (exact, in `i128`).
-fn satisfies(p: &BasicSet, x: &[i64]) -> bool {
-    let value = |row: &[i64]| -> Option<i128> {
-        (row.len() == x.len() + 1).then(|| row[0] as i128 + row[1..].iter().zip(x).map(|(&a, &b)| a as i128 * b as i128).sum::<i128>())
-    };
-    p.equalities().iter().all(|r| value(r) == Some(0)) && p.inequalities().iter().all(|r| value(r).is_some_and(|v| v >= 0))
 }
 
 /// The conflict polyhedra of a problem (the pieces of its conflict relation),

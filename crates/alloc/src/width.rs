@@ -45,15 +45,21 @@ impl BoundVars {
 
     /// The modulus `u . P + w + 1` read from a solution, over the parameter space.
     pub fn modulus(&self, sol: &Solution, param_space: &Space) -> AffExpr {
-        let mut e = AffExpr::constant(param_space, sol.int_value(self.w).saturating_add(1));
-        for (k, &u) in self.u.iter().enumerate() {
-            // Column layout: [constant, params...].
-            if let Some(c) = e.coeffs.get_mut(k + 1) {
-                *c = sol.int_value(u);
-            }
-        }
-        e
+        let u: Vec<i64> = self.u.iter().map(|&v| sol.int_value(v)).collect();
+        modulus_of(&u, sol.int_value(self.w), param_space)
     }
+}
+
+/// The modulus `u . P + w + 1` of given bound values, over the parameter space.
+pub fn modulus_of(u: &[i64], w: i64, param_space: &Space) -> AffExpr {
+    let mut e = AffExpr::constant(param_space, w.saturating_add(1));
+    for (k, &uk) in u.iter().enumerate() {
+        // Column layout: [constant, params...].
+        if let Some(c) = e.coeffs.get_mut(k + 1) {
+            *c = uk;
+        }
+    }
+    e
 }
 
 /// The form `sign * h . (s - t)` over a relation space's columns (params, s, t), plus

@@ -165,6 +165,17 @@ impl BasicSet {
         &self.ineqs
     }
 
+    /// True when the point `x` (one value per column after the constant: parameters,
+    /// dimensions, locals) satisfies every equality and inequality, exactly (in
+    /// `i128`); false for a point of another length.
+    pub fn satisfied_by(&self, x: &[i64]) -> bool {
+        if x.len() + 1 != self.n_cols() {
+            return false;
+        }
+        let value = |r: &Vec<i64>| r[0] as i128 + r[1..].iter().zip(x).map(|(&a, &v)| a as i128 * v as i128).sum::<i128>();
+        self.eqs.iter().all(|r| value(r) == 0) && self.ineqs.iter().all(|r| value(r) >= 0)
+    }
+
     /// Adds an equality row (length [`BasicSet::n_cols`]).
     pub fn add_eq_row(&mut self, row: Vec<i64>) -> Result<()> {
         self.check_row(&row)?;

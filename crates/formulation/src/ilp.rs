@@ -286,12 +286,8 @@ impl BasicSet {
                 i64::try_from(v).ok()
             })
             .collect();
-        let holds = |x: &[i64]| {
-            let val = |r: &Vec<i64>| r[0] as i128 + r[1..].iter().zip(x).map(|(&a, &v)| a as i128 * v as i128).sum::<i128>();
-            self.eqs.iter().all(|r| val(r) == 0) && self.ineqs.iter().all(|r| val(r) >= 0)
-        };
         match x {
-            Some(x) if holds(&x) => Ok(Feasibility::Point(x)),
+            Some(x) if self.satisfied_by(&x) => Ok(Feasibility::Point(x)),
             // Cannot happen by construction; the solver's model is the judge then.
             _ => direct(),
         }

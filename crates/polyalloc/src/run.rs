@@ -619,10 +619,14 @@ pub fn run_record(input: &Input, method: &dyn Method, target: &str, backend: &Ba
     });
     if array || r.shared.is_some() || transformed.is_some() {
         // Bounded like a run (its own budget of the same length).
-        let limit = budget::scoped(&backend.name, opts.time_limit, || match transformed {
-            Some(check) if !array => crate::limit::max_live_under(input, target, check, opts.size_params),
-            _ if array => crate::limit::max_live(input, target, opts.size_params),
-            _ => crate::limit::max_live_shared(input, opts.size_params),
+        let limit = budget::scoped(&backend.name, opts.time_limit, || {
+            if array {
+                crate::limit::max_live(input, target, opts.size_params)
+            } else if let Some(check) = transformed {
+                crate::limit::max_live_under(input, target, check, opts.size_params)
+            } else {
+                crate::limit::max_live_shared(input, opts.size_params)
+            }
         });
         match limit {
             Ok(m) => {
