@@ -8,14 +8,17 @@
 //! [`smallest_lattice_index`], the plain 2-d enumeration, is its reference in 2-d, and
 //! a pruning-free enumeration with an independent membership test in 3-d and 4-d.
 //!
-//! Of the examples whose best mapping is above 1.10 x max-live at their largest
-//! instance (results/REPORT.md, "Distance to the limit"), only the hex tile is out of
-//! reach of modular mappings; at the others (tiled heat-2d, LBM D3Q19 and D3Q27, 000
-//! example 3) a modular mapping of exactly max-live cells exists, so their gap comes
-//! from the form of polyalloc's mappings (constant hyperplanes, moduli affine in the
-//! parameters), not from the modular form.
+//! Of the examples whose best parametric mapping is above 1.10 x max-live at their
+//! largest instance (results/REPORT.md, "Distance to the limit"), only the hex tile is
+//! out of reach of modular mappings; at the others (tiled heat-2d, LBM D3Q19 and D3Q27,
+//! 000 example 3) a modular mapping of exactly max-live cells exists, so the gap of
+//! the parametric methods comes from the form of their mappings (constant hyperplanes,
+//! moduli affine in the parameters), not from the modular form. The search is the
+//! method `lattice-exact` (`polyalloc_alloc_lattice::exact`), which returns that
+//! mapping at one instance; the last tests run it through the facade.
 
 use polyalloc::fuzz::gen::Rng;
+use polyalloc_alloc_lattice::exact::{self, least_admissible_lattice};
 use polyalloc::limit::max_live;
 use polyalloc::{Input, Problem};
 use polyalloc_formulation::checker::ConcreteVerdict;
@@ -56,150 +59,11 @@ fn reduce(diffs: impl IntoIterator<Item = Vec<i64>>) -> Vec<Vec<i64>> {
     set.into_iter().collect()
 }
 
-/// Most dimensions [`least_lattice`] handles (fixed-size scratch vectors).
-const MAX_DIMS: usize = 8;
-
-/// The smallest index of a lattice of `Z^n` containing no vector of `diffs` (each of
-/// `n` coordinates), when it is
-/// at most `hi`, with one such lattice (its Hermite basis in the coordinates of
-/// `diffs`, one vector per row, row `i` zero before coordinate `i`).
-///
-/// Every lattice of full rank has exactly one basis in Hermite normal form `b_1 .. b_n`
-/// with `b_j = (h_1j, .., h_jj, 0, .., 0)`, `h_jj > 0`, `0 <= h_ij < h_ii` for `i < j`,
-/// and index `h_11 .. h_nn`. Its first `j` vectors span `L ∩ (Z^j x 0)`: a vector of `L`
-/// zero beyond coordinate `j` has no component on `b_{j+1} .. b_n` (the last non-zero
-/// one would leave its diagonal entry). So the basis is built one vector at a time, and
-/// once `b_j` is fixed every difference whose last non-zero coordinate is `j` is tested
-/// against `L ∩ (Z^j x 0)`: a hit prunes every lattice with that prefix. Branch and
-/// bound on the index: once a lattice of index `p` is found, only prefixes whose
-/// diagonal product stays below `p` are explored, so the search returns the least index.
-///
-/// The coordinates are taken innermost first (the array's last dimension is `j = 1`):
-/// the differences within one row, one plane, ... are then the first tested, and a
-/// time-like outer dimension, whose diagonal entry is usually 1 at the optimum, comes
-/// last. The order changes only the speed, not the answer.
+/// The least lattice avoiding `diffs` with index at most `hi` (the crate's search,
+/// `polyalloc_alloc_lattice::exact`, which the tests below compare with plain
+/// enumerations).
 fn least_lattice(diffs: &[Vec<i64>], n: usize, hi: i64) -> Option<(i64, Vec<Vec<i64>>)> {
-    assert!(n <= MAX_DIMS && diffs.iter().all(|d| d.len() == n));
-    // In search coordinates (reversed), grouped by their last non-zero coordinate.
-    let mut by_top: Vec<Vec<[i64; MAX_DIMS]>> = vec![Vec::new(); n];
-    for d in diffs {
-        let mut v = [0i64; MAX_DIMS];
-        for (i, x) in d.iter().rev().enumerate() {
-            v[i] = *x;
-        }
-        match (0..n).rev().find(|&i| v[i] != 0) {
-            Some(top) => by_top[top].push(v),
-            // The zero difference is in every lattice: no valid mapping at all.
-            None => return None,
-        }
-    }
-    let mut s = Search { n, by_top, basis: [[0; MAX_DIMS]; MAX_DIMS], bound: hi + 1, found: None };
-    s.level(0, 1);
-    let (index, basis) = s.found?;
-    let rows = (0..n).map(|j| (0..n).rev().map(|i| basis[n - 1 - j][i]).collect()).collect();
-    Some((index, rows))
-}
-
-struct Search {
-    n: usize,
-    by_top: Vec<Vec<[i64; MAX_DIMS]>>,
-    /// `basis[j]` is `b_{j+1}` (search coordinates).
-    basis: [[i64; MAX_DIMS]; MAX_DIMS],
-    /// Only lattices of index below `bound` are still of interest.
-    bound: i64,
-    found: Option<(i64, [[i64; MAX_DIMS]; MAX_DIMS])>,
-}
-
-impl Search {
-    /// Whether `v`, zero beyond coordinate `top`, is in the span of `basis[..=top]`
-    /// (triangular solve from the last coordinate down).
-    fn contains(&self, mut v: [i64; MAX_DIMS], top: usize) -> bool {
-        for i in (0..=top).rev() {
-            let h = self.basis[i][i];
-            if v[i] % h != 0 {
-                return false;
-            }
-            let c = v[i] / h;
-            if c != 0 {
-                for (x, b) in v[..=i].iter_mut().zip(&self.basis[i][..=i]) {
-                    *x -= c * b;
-                }
-            }
-        }
-        true
-    }
-
-    /// The position of the class of `w` (coordinates `..j`) in `Z^j / L ∩ (Z^j x 0)`:
-    /// `w` reduced into the box `0 <= w_i < h_ii` (from the last coordinate down), read
-    /// in the odometer order of [`Search::level`]'s offsets.
-    fn class(&self, mut w: [i64; MAX_DIMS], j: usize) -> usize {
-        for i in (0..j).rev() {
-            let q = w[i].div_euclid(self.basis[i][i]);
-            if q != 0 {
-                for (x, b) in w[..=i].iter_mut().zip(&self.basis[i][..=i]) {
-                    *x -= q * b;
-                }
-            }
-        }
-        let (mut pos, mut radix) = (0, 1);
-        for (i, x) in w[..j].iter().enumerate() {
-            pos += *x as usize * radix;
-            radix *= self.basis[i][i] as usize;
-        }
-        pos
-    }
-
-    /// Chooses `basis[j]` given `basis[..j]`, whose diagonal product is `g`.
-    fn level(&mut self, j: usize, g: i64) {
-        let mut d = 1;
-        let mut excluded = vec![false; g as usize];
-        while g * d < self.bound {
-            // A difference `v` with top coordinate `j` is in `L ∩ (Z^{j+1} x 0)` iff
-            // `d` divides `v_j = m d` and `v - m b_j`, i.e. `(v_..j) - m (offsets)`, is
-            // in `L ∩ (Z^j x 0)`. For `m = 1` that is one class of offsets, excluded
-            // at once; the few `v` with `m > 1` are tested per offset.
-            excluded.iter_mut().for_each(|e| *e = false);
-            let mut hits = Vec::new();
-            for v in &self.by_top[j] {
-                if v[j] == d {
-                    let mut w = *v;
-                    w[j] = 0;
-                    excluded[self.class(w, j)] = true;
-                } else if v[j] % d == 0 {
-                    hits.push(*v);
-                }
-            }
-            let mut off = [0i64; MAX_DIMS];
-            let mut pos = 0;
-            'offsets: loop {
-                let mut b = off;
-                b[j] = d;
-                self.basis[j] = b;
-                if !excluded[pos] && !hits.iter().any(|&v| self.contains(v, j)) {
-                    if j + 1 == self.n {
-                        self.bound = g * d;
-                        self.found = Some((g * d, self.basis));
-                        return;
-                    }
-                    self.level(j + 1, g * d);
-                    if g * d >= self.bound {
-                        return;
-                    }
-                }
-                // Next offset vector `0 <= off_i < h_ii`, odometer order.
-                pos += 1;
-                for i in 0..j {
-                    off[i] += 1;
-                    if off[i] < self.basis[i][i] {
-                        continue 'offsets;
-                    }
-                    off[i] = 0;
-                }
-                break;
-            }
-            d += 1;
-        }
-    }
+    least_admissible_lattice(diffs, n, hi).unwrap_or_else(|_| panic!("search limit")).found
 }
 
 /// The smallest index of a 2-d lattice containing no difference of `diffs`, at most `hi`:
@@ -238,60 +102,9 @@ fn diamond_tile_lattice_reaches_max_live() {
 }
 
 
-/// A modular mapping whose kernel is the lattice spanned by the rows of `basis`, as
-/// `(hyperplane, modulus)` rows: unimodular row and column operations bring `B` to a
-/// diagonal `D = U B V` (Smith's reduction, without the divisibility chain, which only
-/// minimises the number of rows); then `x` is in `Z^n B = Z^n D V^-1` iff `(x V)_i = 0
-/// mod d_i` for every `i`, so `x -> ((x . v_i) mod d_i)_i` (`v_i` the columns of `V`)
-/// has kernel `L` and `prod d_i = |det B|` cells (001 Sec. 3). Rows with `d_i = 1` are
-/// dropped, coefficients reduced into `(-d_i / 2, d_i / 2]`.
+/// The crate's mapping of a lattice (`polyalloc_alloc_lattice::exact::kernel_mapping`).
 fn kernel_mapping(basis: &[Vec<i64>]) -> Vec<(Vec<i64>, i64)> {
-    let n = basis.len();
-    let mut a: Vec<Vec<i64>> = basis.to_vec();
-    let mut v: Vec<Vec<i64>> = (0..n).map(|i| (0..n).map(|j| i64::from(i == j)).collect()).collect();
-    for t in 0..n {
-        loop {
-            let (pi, pj) = (t..n)
-                .flat_map(|i| (t..n).map(move |j| (i, j)))
-                .filter(|&(i, j)| a[i][j] != 0)
-                .min_by_key(|&(i, j)| a[i][j].abs())
-                .expect("a basis of full rank");
-            a.swap(t, pi);
-            for row in a.iter_mut().chain(v.iter_mut()) {
-                row.swap(t, pj);
-            }
-            let p = a[t][t];
-            let mut clean = true;
-            for i in t + 1..n {
-                let q = a[i][t] / p;
-                for j in t..n {
-                    a[i][j] -= q * a[t][j];
-                }
-                clean &= a[i][t] == 0;
-            }
-            for j in t + 1..n {
-                let q = a[t][j] / p;
-                for row in a.iter_mut().chain(v.iter_mut()) {
-                    row[j] -= q * row[t];
-                }
-                clean &= a[t][j] == 0;
-            }
-            if clean {
-                break;
-            }
-        }
-    }
-    (0..n)
-        .filter(|&t| a[t][t].abs() > 1)
-        .map(|t| {
-            let d = a[t][t].abs();
-            let h = v.iter().map(|row| {
-                let c = row[t].rem_euclid(d);
-                if 2 * c > d { c - d } else { c }
-            });
-            (h.collect(), d)
-        })
-        .collect()
+    exact::kernel_mapping(basis).expect("a basis of full rank")
 }
 
 /// The modular mapping of `problem`'s array with the given constant rows.
@@ -519,3 +332,78 @@ fn kernel_mapping_has_the_lattice_as_kernel() {
     }
 }
 
+
+/// `lattice-exact` through the facade at the largest instance of `id`: a mapping of
+/// `expected` cells whose kernel has the least index this file's search finds on its
+/// own enumeration of the differences, verified at that instance only (the record says
+/// `instances`, with that instance), and not valid at the other instance `other`: the
+/// restriction is not a formality.
+fn lattice_exact_at_the_largest_instance(id: &str, array: &str, expected: i64, other: &[i64]) {
+    let input = example(id);
+    let at = input.size_point().expect("an instance");
+    let problem = input.problem(array).expect("problem");
+    let values: Vec<i64> = problem.params().iter().map(|p| at[p]).collect();
+    let method = polyalloc::registry().get("lattice-exact").expect("registered");
+    let backend = polyalloc::backend("microlp").expect("backend");
+    let v = polyalloc::run(&input, method, array, &backend, polyalloc::RunOptions::default()).unwrap_or_else(|e| panic!("{id}: {e}"));
+    let mapping = v.outcome.mapping.as_ref().expect("a mapping");
+    let size = mapping.size_for(&values).expect("size");
+    assert_eq!(size, expected as i128, "{id}: {mapping}");
+    let diffs = problem_differences(&problem, &values);
+    assert_eq!(least_lattice(&diffs, problem.n_dims(), 2 * expected).map(|l| l.0), Some(expected), "{id}");
+    match &v.verification {
+        polyalloc::Verification::Instances { instances, reason } => {
+            assert_eq!(instances, &vec![values.clone()], "{id}: {reason}");
+        }
+        polyalloc::Verification::Proven => panic!("{id}: an instance-specific mapping reported as proven for every size"),
+    }
+    let verdict = check_concrete(&problem.conflicts, mapping, other, PAIR_LIMIT).expect("checks");
+    assert!(matches!(verdict, ConcreteVerdict::Invalid(_)), "{id}: {mapping} also holds at {other:?}");
+}
+
+/// 004 Table I's LBM D3Q19 at `N = 5`: `lattice-exact` reaches max-live (155, computed
+/// by `polyalloc::limit`), where SMO's parametric mapping has 175 cells.
+#[test]
+fn lattice_exact_reaches_max_live_on_lbm_d3q19() {
+    let input = example("smo-lbm-d3q19");
+    let at = input.size_point().expect("an instance");
+    let ml = max_live(&input, "A", Some(&at)).expect("max-live").value as i64;
+    lattice_exact_at_the_largest_instance("smo-lbm-d3q19", "A", ml, &[7]);
+}
+
+/// The hex tile at `B = 16`: `lattice-exact` finds the least index `6B - 6 = 90` (above
+/// max-live `5B - 4 = 76`: no modular mapping reaches it, as tested above).
+#[test]
+fn lattice_exact_on_the_hex_tile_is_six_b_minus_six() {
+    lattice_exact_at_the_largest_instance("smo-stencil-1d-hex-tile", "AB", 6 * 16 - 6, &[24]);
+}
+
+/// `best` at the largest instance of LBM D3Q27 returns a mapping of max-live cells
+/// (`lattice-exact`'s), verified at that instance only; every parametric candidate is
+/// larger there.
+#[test]
+fn best_reaches_max_live_on_lbm_d3q27() {
+    let input = example("smo-lbm-d3q27");
+    let at = input.size_point().expect("an instance");
+    let ml = max_live(&input, "A", Some(&at)).expect("max-live").value as i128;
+    let best = polyalloc::registry().get("best").expect("registered");
+    let backend = polyalloc::backend("microlp").expect("backend");
+    let v = polyalloc::run(&input, best, "A", &backend, polyalloc::RunOptions::default()).expect("best");
+    let details: polyalloc::best::BestDetails = serde_json::from_value(serde_json::Value::Object(v.outcome.details.clone().into_iter().collect())).expect("best details");
+    assert_eq!(details.winner, "lattice-exact");
+    let winner = details.candidates.iter().find(|c| c.method == details.winner).expect("the winner is a candidate");
+    assert_eq!(winner.size_at, Some(ml));
+    assert!(details.candidates.iter().filter(|c| c.method != "lattice-exact").all(|c| c.size_at.is_none_or(|s| s > ml)), "{:?}", details.candidates);
+    assert!(matches!(v.verification, polyalloc::Verification::Instances { .. }));
+}
+
+/// An instance outside the example's context (`N >= 3`) is bad input, not a mapping
+/// proven over an empty context.
+#[test]
+fn lattice_exact_refuses_an_instance_outside_the_context() {
+    let input = example("smo-lbm-d3q19").with_instance(BTreeMap::from([("N".to_string(), 2)]));
+    let method = polyalloc::registry().get("lattice-exact").expect("registered");
+    let backend = polyalloc::backend("microlp").expect("backend");
+    let e = polyalloc::run(&input, method, "A", &backend, polyalloc::RunOptions::default()).expect_err("outside the context");
+    assert!(matches!(e.failure, polyalloc::Failure::Method(polyalloc::MethodError::BadInput(_))), "{e}");
+}

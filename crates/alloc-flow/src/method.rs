@@ -227,6 +227,7 @@ impl Method for Flow {
                             space: Some(model::region_set(seq, region)?),
                             instances: inst,
                         },
+                        at: None,
                     });
                     Evidence::Given { what: vec![label] }
                 }

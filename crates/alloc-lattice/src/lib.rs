@@ -23,6 +23,13 @@
 //!   of the last rows of `A^{-1}` (the orthogonal of the reuse vectors) on the original
 //!   parametric `K`.
 //!
+//! And one [`polyalloc_alloc::Method`] beyond the heuristics:
+//!
+//! * [`LatticeExact`] (`lattice-exact`): the **least** strictly admissible lattice at
+//!   one instance of the parameters (the enumeration of Hermite bases Sec. 4.2 mentions
+//!   and sets aside), with the mapping whose kernel it is: the smallest modular mapping
+//!   there is at that instance, claimed at that instance only. See [`exact`].
+//!
 //! Choices the paper leaves open, made here and documented:
 //! * Rows with modulus exactly 1 (a reuse vector with `rho = 1`) are dropped: they map
 //!   everything to 0.
@@ -38,8 +45,11 @@
 //!   completion, inverse) lives in this crate for now; the issue puts it in the
 //!   formulation crate.
 
+pub mod exact;
 pub mod h1;
 pub mod h2;
+
+pub use exact::{LatticeExact, LatticeExactDetails};
 /// The integer linear algebra lives in the formulation crate.
 
 use h1::{heuristic1, H1Options};

@@ -283,7 +283,7 @@ impl<'a> Run<'a> {
     fn obligation(&self, th: &[i64]) -> Result<Obligation, OvError> {
         let schedules = self.setup.form.affine_schedules(&self.setup.program, th)?;
         let problem = crate::problem_cached(self.input, &self.setup.program, self.array, &schedules)?;
-        Ok(Obligation { label: self.setup.form.schedule_label(th), problem })
+        Ok(Obligation { label: self.setup.form.schedule_label(th), problem, at: None })
     }
 
     /// The program under `th` with the array folded by `mapping`.

@@ -133,6 +133,12 @@ pub struct Obligation {
     pub label: String,
     /// The conflict set, context and instances.
     pub problem: Problem,
+    /// `Some(values)`: the mapping is claimed at these parameter values only (an
+    /// instance-specific method such as `lattice-exact`); `problem`'s context fixes
+    /// every parameter to them, and the facade reports a proof as holding at that
+    /// instance (`Verification::Instances`), never as proven for every size. `None`:
+    /// claimed wherever `problem`'s context holds.
+    pub at: Option<Vec<i64>>,
 }
 
 /// The conflicts a shared storage ([`SharedAnswer`]) must respect: those within and
@@ -393,7 +399,7 @@ impl<A: Allocator> Method for OnConflictSets<A> {
         let mapping = self.0.find_mapping(&problem, solver)?;
         Ok(Outcome {
             mapping: Some(mapping),
-            obligations: vec![Obligation { label: "conflict set".into(), problem }],
+            obligations: vec![Obligation { label: "conflict set".into(), problem, at: None }],
             executions: Vec::new(),
             details: Details::new(),
             shared: None,

@@ -286,16 +286,13 @@ fn record_text(r: &Record) -> String {
     let _ = writeln!(out, "  {:<13} {}{at}", "size", r.size.as_deref().unwrap_or("unbounded (a row is not folded)"));
     let moduli: Vec<String> = r.moduli.iter().map(|m| m.clone().unwrap_or_else(|| "-".into())).collect();
     let _ = writeln!(out, "  {:<13} {:?} over ({})   moduli [{}]", "hyperplanes", r.hyperplanes, r.dims.join(", "), moduli.join(", "));
-    let _ = writeln!(
-        out,
-        "  {:<13} {}",
-        "verified",
-        match r.verification.as_deref() {
-            Some("proven") => "yes, proven for every parameter value of the context",
-            Some("instances") => "yes, at the example's instances (the symbolic proof did not conclude)",
-            _ => "yes",
-        }
-    );
+    let verified = match (r.verification.as_deref(), &r.verification_reason) {
+        (Some("proven"), _) => "yes, proven for every parameter value of the context".to_string(),
+        (Some("instances"), Some(why)) => format!("yes, at the instances only: {why}"),
+        (Some("instances"), None) => "yes, at the example's instances (the symbolic proof did not conclude)".to_string(),
+        _ => "yes".to_string(),
+    };
+    let _ = writeln!(out, "  {:<13} {verified}", "verified");
     write_ilps(&mut out, r);
     let _ = writeln!(out);
     out

@@ -155,11 +155,16 @@ pub struct Record {
     pub max_live_source: Option<String>,
     /// True when the exact checker accepted the mapping.
     pub verified: bool,
-    /// `proven` (for every parameter value of the context) or `instances` (the symbolic
-    /// proof did not conclude; every conflict pair was checked at the example's
-    /// instances); `null` when not verified.
+    /// `proven` (for every parameter value of the context) or `instances` (valid at the
+    /// instances only: the symbolic proof did not conclude and every conflict pair was
+    /// checked at the example's instances, or the method computed the mapping for one
+    /// instance, `lattice-exact`; `verification_reason` says which); `null` when not
+    /// verified.
     #[serde(default)]
     pub verification: Option<String>,
+    /// For `instances`: why, and at which parameter values (in `params` order).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verification_reason: Option<String>,
     /// The facade's runs of the program with the method's answer, when the method asked
     /// for any (schedules, transformed loops): what was run and that every value read
     /// and live-out was identical to the original program's. Absent otherwise.
@@ -284,6 +289,7 @@ impl Record {
             max_live_source: None,
             verified: false,
             verification: None,
+            verification_reason: None,
             execution: None,
             ilps: Vec::new(),
             solve_ms: 0.0,

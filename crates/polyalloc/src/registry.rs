@@ -12,7 +12,8 @@ pub struct Registry {
 }
 
 /// Every method compiled into this build, in a fixed order: the conflict-set methods
-/// (successive modulo, SMO and its orientation-independent variant `smo-sym`, the lattice heuristics), inter-array storage (`smo-inter`,
+/// (successive modulo, SMO and its orientation-independent variant `smo-sym`, the lattice heuristics,
+/// and `lattice-exact`, the least lattice at one instance), inter-array storage (`smo-inter`,
 /// the SMO tool's extension), the program methods (occupancy vectors, Pugh's
 /// scheduling, network-flow contraction), then `best`.
 pub fn registry() -> &'static Registry {
@@ -25,6 +26,7 @@ pub fn registry() -> &'static Registry {
         r.register(Box::new(OnConflictSets(polyalloc_alloc_lattice::LatticeH1::default())));
         r.register(Box::new(OnConflictSets(polyalloc_alloc_lattice::LatticeH2::default())));
         r.register(Box::new(OnConflictSets(polyalloc_alloc_lattice::Lattice::default())));
+        r.register(Box::new(polyalloc_alloc_lattice::LatticeExact));
         r.register(Box::new(polyalloc_alloc_smo::SmoInter::default()));
         r.register(Box::new(polyalloc_alloc_ov::Ov));
         r.register(Box::new(polyalloc_alloc_ov::Aov));

@@ -532,6 +532,15 @@ fn verify_mapping(input: &Input, outcome: &Outcome, solver: &dyn Solver, method:
     if let Some(mapping) = &outcome.mapping {
         for ob in &outcome.obligations {
             match verify(&ob.problem, mapping, solver, method) {
+                // A mapping claimed at one instance (its obligation's context fixes every
+                // parameter) is proven there, not for every size.
+                Ok(Verification::Proven) if ob.at.is_some() => verified_under.push((
+                    ob.label.clone(),
+                    Verification::Instances {
+                        reason: "an instance-specific mapping: proven by the exact checker at the parameter values it was computed for, and claimed there only".into(),
+                        instances: ob.at.iter().cloned().collect(),
+                    },
+                )),
                 Ok(v) => verified_under.push((ob.label.clone(), v)),
                 Err(error @ AllocError::Invalid { .. }) => return Err(Failure::Refuted { under: ob.label.clone(), error }),
                 Err(error) => return Err(Failure::Check { under: ob.label.clone(), error }),
@@ -545,17 +554,18 @@ fn verify_mapping(input: &Input, outcome: &Outcome, solver: &dyn Solver, method:
     let verification = if all_proven {
         Verification::Proven
     } else {
-        let instances = verified_under
-            .iter()
-            .find_map(|(_, v)| match v {
-                Verification::Instances { instances, .. } => Some(instances.clone()),
-                Verification::Proven => None,
-            })
-            .unwrap_or_else(|| input.example.instance_list());
-        let reason = match &execution {
-            Some(ex) if verified_under.is_empty() => format!("executed at {} instance(s): {}", ex.instances, ex.summary),
-            Some(ex) => format!("conflict sets checked, and executed at {} instance(s): {}", ex.instances, ex.summary),
-            None => "a symbolic proof did not conclude; the conflicts were enumerated at the instances".into(),
+        let first = verified_under.iter().find_map(|(_, v)| match v {
+            Verification::Instances { reason, instances } => Some((reason.clone(), instances.clone())),
+            Verification::Proven => None,
+        });
+        let instances = first.as_ref().map_or_else(|| input.example.instance_list(), |(_, i)| i.clone());
+        let reason = match (&execution, first) {
+            (Some(ex), _) if verified_under.is_empty() => format!("executed at {} instance(s): {}", ex.instances, ex.summary),
+            (Some(ex), _) => format!("conflict sets checked, and executed at {} instance(s): {}", ex.instances, ex.summary),
+            // The checker's own reason (a symbolic proof that did not conclude, or an
+            // instance-specific mapping).
+            (None, Some((reason, _))) => reason,
+            (None, None) => "a symbolic proof did not conclude; the conflicts were enumerated at the instances".into(),
         };
         Verification::Instances { reason, instances }
     };
@@ -683,9 +693,12 @@ impl Record {
                 }
                 r.verified = true;
                 r.verification = Some(v.verification.label().to_string());
+                if let Verification::Instances { reason, instances } = &v.verification {
+                    r.verification_reason = Some(format!("{reason} (at {instances:?})"));
+                }
                 r.execution = v.execution.as_ref().map(|e| e.summary.clone());
                 r.ilps = ilp_stats(&v.ilps);
-                r.solve_ms = r.ilps.iter().map(|s| s.ms).sum();
+                r.solve_ms = r.ilps.iter().map(|s| s.ms).fold(0.0, |a, b| a + b); // not `sum`: an empty f64 sum is -0.0
                 r.solver_ms = solver_ms(&r.ilps);
                 r.method_ms = ms(v.method_time);
                 r.verify_ms = ms(v.verify_time);
@@ -717,7 +730,7 @@ impl Record {
                     r.details = o.details.clone();
                 }
                 r.ilps = ilp_stats(&e.ilps);
-                r.solve_ms = r.ilps.iter().map(|s| s.ms).sum();
+                r.solve_ms = r.ilps.iter().map(|s| s.ms).fold(0.0, |a, b| a + b);
                 r.solver_ms = solver_ms(&r.ilps);
                 r.method_ms = ms(e.method_time);
                 r.verify_ms = ms(e.verify_time);

@@ -35,7 +35,7 @@ impl Method for Fixed {
         let params: Vec<&str> = problem.params().iter().map(String::as_str).collect();
         let modulus = AffExpr::parse(&problem.param_space(), &self.modulus.to_string())?;
         let mapping = ModularMapping::new(&params, problem.array_tuple(), vec![StorageRow { hyperplane: vec![-1, 1], modulus: Some(modulus) }])?;
-        let obligations = if self.with_obligation { vec![Obligation { label: "conflict set".into(), problem }] } else { Vec::new() };
+        let obligations = if self.with_obligation { vec![Obligation { label: "conflict set".into(), problem, at: None }] } else { Vec::new() };
         Ok(Outcome { mapping: Some(mapping), obligations, executions: Vec::new(), details: Details::new(), shared: None })
     }
 }

@@ -146,8 +146,13 @@ fn program_conflicts(p: &GenProgram, n: i64) -> Vec<(Vec<i64>, Vec<i64>)> {
 /// Checks `mapping` at every instance of the case: moduli at least 1 wherever the
 /// array has a cell, and no two conflicting cells in one location.
 pub fn check(case: &Case, mapping: &PlainMapping) -> Result<usize, Wrong> {
+    check_at(case, mapping, &case.instances)
+}
+
+/// [`check`] at the values `instances` of `N` only (a mapping claimed at one instance).
+pub fn check_at(case: &Case, mapping: &PlainMapping, instances: &[i64]) -> Result<usize, Wrong> {
     let mut pairs = 0;
-    for &n in &case.instances {
+    for &n in instances {
         let has_cells = (0..case.n).all(|j| case.hi(j, n) >= 0);
         let mut moduli = Vec::new();
         for (row, (_, m)) in mapping.rows.iter().enumerate() {
