@@ -239,6 +239,11 @@ pub struct KernelRecord {
     /// Number of repetitions.
     #[serde(default)]
     pub reps: usize,
+    /// The configuration is the full-storage program (a mapping that folds nothing,
+    /// whose tuned layout has full storage's addresses): not run again, its samples are
+    /// the full-storage run's (`polyalloc_kernels::Measurement::same_as_full`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub same_as_full: bool,
     /// The run time of each round (ms), in round order: round `k` of every
     /// configuration of a kernel is one interleaved round, so the `k`-th samples of two
     /// configurations are paired (`report::paired_ratio`).

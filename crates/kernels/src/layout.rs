@@ -612,6 +612,16 @@ impl<const D: usize> Layout<D> for Linear<D> {
     }
 }
 
+/// True when the plan's tuned layout is one affine index ([`Linear`]) that puts every
+/// cell of the box `lo ..= hi` where full storage ([`Full`]) puts it, in as many cells:
+/// the mapping folds nothing (e.g. `lefe`'s `A[x mod B, y mod B]` on a `B x B` tile),
+/// and its tuned program is the full-storage program.
+pub fn same_as_full<const D: usize>(plan: &LayoutPlan, lo: [i64; D], hi: [i64; D]) -> Result<bool, KernelError> {
+    let Some(l) = Linear::<D>::new(plan)? else { return Ok(false) };
+    let f = Full::new(lo, hi)?;
+    Ok(l.len == f.len && l.c == f.stride && l.k == dot(&f.stride, &lo))
+}
+
 /// A tuned layout whose rows are all `Base` or `Mask`: `(h_r . x - lo_r) & mask_r`
 /// per row, branch-free (`mask_r = -1` for a `Base` row, `lo_r = 0` for a `Mask` row).
 #[derive(Clone, Debug)]
@@ -879,6 +889,34 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `same_as_full` holds exactly when the tuned offsets are full storage's at every
+    /// cell of the box (compared cell by cell here).
+    #[test]
+    fn same_as_full_means_the_same_offsets() {
+        let (lo, hi) = ([0i64, 0], [5i64, 7]);
+        let space = ArraySpace { lo: &lo, hi: &hi, member: None };
+        let full = Full::new(lo, hi).unwrap();
+        let cases: [(Vec<Vec<i64>>, Vec<Option<i64>>); 5] = [
+            (vec![vec![1, 0], vec![0, 1]], vec![Some(6), Some(8)]),
+            (vec![vec![0, 1], vec![1, 0]], vec![Some(8), Some(6)]),
+            (vec![vec![1, 0], vec![0, 1]], vec![Some(9), Some(8)]),
+            (vec![vec![-2, 1]], vec![Some(18)]),
+            (vec![vec![1, 0], vec![0, 1]], vec![Some(6), Some(4)]),
+        ];
+        let mut seen = [false, false];
+        for (hs, moduli) in cases {
+            let p = plan(&hs, &moduli, &space, &mut |_, _| Ok(false)).unwrap();
+            let tuned = Tuned::<2, 2>::new(&p).ok();
+            let same_offsets = tuned.as_ref().is_some_and(|t| {
+                t.len() == full.len() && (0..=5).all(|x| (0..=7).all(|y| t.offset([x, y]) == full.offset([x, y])))
+            });
+            let claimed = same_as_full(&p, lo, hi).unwrap();
+            assert_eq!(claimed, same_offsets && p.rows.len() == 2, "{hs:?} {moduli:?}");
+            seen[usize::from(claimed)] = true;
+        }
+        assert_eq!(seen, [true, true]);
     }
 
     #[test]

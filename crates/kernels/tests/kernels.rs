@@ -193,6 +193,7 @@ fn mismatch_is_an_error() {
         peak_rss: None,
         output_equal: equal,
         first_difference: if equal { None } else { Some(7) },
+        same_as_full: false,
     };
     assert!(check_outputs(&[m(true), m(true)]).is_ok());
     match check_outputs(&[m(true), m(false)]) {
@@ -215,4 +216,20 @@ fn example_follows_the_reporting_paper() {
     assert_eq!(id(KernelId::LbmD2q9, "lefe"), "smo-lbm-d2q9");
     assert_eq!(id(KernelId::HarrisCornerTiled, "lattice"), "smo-harris-corner-tiled");
     assert_eq!(id(KernelId::ProduceConsume, "lattice"), "smo-produce-consume");
+}
+
+/// `lefe` keeps every cell of a tiled kernel's data tile (`A[x mod B, y mod B]`): its
+/// tuned layout is full storage itself, which `cargo xtask kernels` runs as the
+/// full-storage program; SMO's folded tile is not.
+#[test]
+fn lefe_on_a_tile_is_the_full_storage_layout() {
+    let backend = polyalloc_solvers::DEFAULT_BACKEND;
+    for k in [KernelId::BlurTiled, KernelId::UnsharpMaskTiled, KernelId::HarrisCornerTiled] {
+        let inst = Instance::new(k, k.small_size()).unwrap();
+        for (method, expected) in [("lefe", true), ("smo", false)] {
+            let mm = method_mapping(&suite_dir(), k, method, backend).unwrap();
+            let plan = inst.plan(&mm.mapping, &mut |_, _| Ok(false)).unwrap();
+            assert_eq!(inst.same_as_full(&plan).unwrap(), expected, "{}: {method}: {}", k.name(), mm.mapping);
+        }
+    }
 }
