@@ -69,7 +69,7 @@ fn to_records(ms: &[Measurement]) -> Vec<KernelRecord> {
                 peak_rss_bytes: m.peak_rss,
                 output_equal: m.output_equal,
                 reps: m.samples_ms.len(),
-                same_as_full: m.same_as_full,
+                runs_as: m.runs_as.clone(),
                 samples_ms: m.samples_ms.clone(),
             }
         })

@@ -285,7 +285,8 @@ pub fn kernels_markdown(records: &[crate::results::KernelRecord]) -> String {
          bootstrap interval; `verdict`: `faster` or `slower` when the whole interval is on one side of 1, else \
          `same within noise`; `the full-storage program`: the mapping folds nothing (e.g. `lefe` on a tile) and \
          its tuned layout puts every cell where full storage does, so it runs as the full-storage program and \
-         is not measured twice (ratio 1 by construction):\n\n",
+         is not measured twice (ratio 1 by construction); `(smo's program)`: the same layout plan and variant \
+         as `smo`'s, measured once:\n\n",
     );
     s.push_str("| kernel | size | method | full ms | best folded ms | variant | scheme | full/folded time | paired ratio (95% CI) | verdict | full bytes | folded bytes | peak RSS full | peak RSS folded | output equal |\n");
     s.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -306,7 +307,11 @@ pub fn kernels_markdown(records: &[crate::results::KernelRecord]) -> String {
             b.mitigation,
             b.reference_ms / b.kernel_ms,
             ci_text,
-            if b.same_as_full { "the full-storage program" } else { verdict(ci) },
+            match b.runs_as.as_deref() {
+                Some("full") => "the full-storage program".to_string(),
+                Some(m) => format!("{} ({m}'s program)", verdict(ci)),
+                None => verdict(ci).to_string(),
+            },
             human_bytes(b.reference_bytes),
             human_bytes(b.kernel_bytes),
             rss(full),
@@ -406,7 +411,7 @@ mod kernel_tests {
             output_equal: true,
             reps: 1,
             samples_ms: Vec::new(),
-            same_as_full: false,
+            runs_as: None,
         }
     }
 

@@ -239,11 +239,12 @@ pub struct KernelRecord {
     /// Number of repetitions.
     #[serde(default)]
     pub reps: usize,
-    /// The configuration is the full-storage program (a mapping that folds nothing,
-    /// whose tuned layout has full storage's addresses): not run again, its samples are
-    /// the full-storage run's (`polyalloc_kernels::Measurement::same_as_full`).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub same_as_full: bool,
+    /// The configuration is the program of another one and was not run again: `full`
+    /// (a mapping that folds nothing, whose tuned layout has full storage's
+    /// addresses) or the method whose identical plan and variant were measured; its
+    /// samples are that one's (`polyalloc_kernels::Measurement::runs_as`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runs_as: Option<String>,
     /// The run time of each round (ms), in round order: round `k` of every
     /// configuration of a kernel is one interleaved round, so the `k`-th samples of two
     /// configurations are paired (`report::paired_ratio`).

@@ -569,10 +569,13 @@ pub struct Measurement {
     pub output_equal: bool,
     /// First differing value (when not equal).
     pub first_difference: Option<usize>,
-    /// The configuration is the full-storage program (the mapping folds nothing and its
-    /// tuned layout puts every cell where full storage does, [`layout::same_as_full`]):
-    /// it is not run a second time, its samples are the full-storage run's.
-    pub same_as_full: bool,
+    /// The configuration is the program of another one, not run a second time (its
+    /// samples, bytes and peak RSS are that one's): `full` when the mapping folds
+    /// nothing and its tuned layout puts every cell where full storage does
+    /// ([`layout::same_as_full`]); a method's name when an earlier method's mapping
+    /// gives the same layout plan in the same variant (e.g. `smo` and `lattice` both
+    /// finding `A[(y - 4x) mod (5B - 4)]`). `None`: measured.
+    pub runs_as: Option<String>,
 }
 
 /// What a folded variant computes per storage row: `none` (plain), the tuned
@@ -599,17 +602,20 @@ fn first_diff(a: &[u64], b: &[u64]) -> Option<usize> {
 struct Config<'p> {
     storage: Storage<'p>,
     m: Measurement,
+    /// The configuration whose runs this one shares ([`Measurement::runs_as`]).
+    shares: Option<usize>,
 }
 
 /// Runs `kernel` at `size`: the full-storage reference and every method's mapping in
 /// every [`Variant`] (`stepped` only when it differs from `tuned`), `reps` rounds,
 /// each running every configuration once, in an order rotated by one per round
-/// (interleaved, so that a change of machine load hits all
-/// configurations alike rather than one). Every run's outputs are compared with the
-/// first full-storage run's; the measurements are returned even on a mismatch
-/// (`output_equal = false`), so the caller can record them before failing. Peak RSS:
-/// reset before each run, the maximum over the configuration's runs. `progress` is
-/// told what runs.
+/// (interleaved, so that a change of machine load hits all configurations alike
+/// rather than one). A configuration that is the program of another one
+/// ([`Measurement::runs_as`]) is not run: it gets that one's samples. Every run's
+/// outputs are compared with the first full-storage run's; the measurements are
+/// returned even on a mismatch (`output_equal = false`), so the caller can record them
+/// before failing. Peak RSS: reset before each run, the maximum over the
+/// configuration's runs. `progress` is told what runs.
 pub fn measure(
     suite_dir: &Path,
     kernel: KernelId,
@@ -634,7 +640,7 @@ pub fn measure(
         peak_rss: None,
         output_equal: true,
         first_difference: None,
-        same_as_full: false,
+        runs_as: None,
     };
     let mut plans = Vec::new();
     for method in methods {
@@ -651,7 +657,7 @@ pub fn measure(
         })?;
         plans.push((mm, plan, pad_err));
     }
-    let mut configs = vec![Config { storage: Storage::Full, m: measurement("full", format!("smo-{}", kernel.name()), "full") }];
+    let mut configs = vec![Config { storage: Storage::Full, m: measurement("full", format!("smo-{}", kernel.name()), "full"), shares: None }];
     for (mm, plan, pad_err) in &plans {
         for variant in Variant::ALL {
             // An all-`base` mapping runs the same code (`Linear`) tuned and stepped:
@@ -668,15 +674,19 @@ pub fn measure(
                 (Variant::Plain, _) | (_, None) => scheme,
                 (_, Some(e)) => format!("{scheme} (padding check failed: {e})"),
             };
-            // A mapping that folds nothing, with the addresses of full storage once
-            // tuned, runs as the full-storage program (what a compiler does with an
-            // identity layout): not measured twice, so that noise between two runs of
-            // one program does not pass for a cost or a gain of folding.
-            if variant == Variant::Tuned && inst.same_as_full(plan)? {
-                m.same_as_full = true;
+            // One program is measured once, so that the noise between two runs of it
+            // does not pass for a cost or a gain of folding: a mapping that folds
+            // nothing, with the addresses of full storage once tuned, runs as the
+            // full-storage program (what a compiler does with an identity layout); a
+            // plan and variant already measured for another method is that program.
+            let shares = if variant == Variant::Tuned && inst.same_as_full(plan)? {
                 m.mitigation = format!("{} = full storage", m.mitigation);
-            }
-            configs.push(Config { storage: Storage::Folded(plan, variant), m });
+                Some(0)
+            } else {
+                configs.iter().position(|c| matches!(c.storage, Storage::Folded(p, v) if v == variant && *p == *plan) && c.shares.is_none())
+            };
+            m.runs_as = shares.map(|k| configs[k].m.method.clone());
+            configs.push(Config { storage: Storage::Folded(plan, variant), m, shares });
         }
     }
     let mut reference: Option<Vec<u64>> = None;
@@ -685,10 +695,15 @@ pub fn measure(
         // Rotated by one configuration per round (full storage first in the first
         // round, which gives the reference values), so that no configuration always
         // runs in the same position (e.g. right after the full-storage run's frees).
+        // One run per sample: repeating a configuration back to back changes what the
+        // allocator hands the full-storage array (fresh pages to fault, or memory
+        // already touched), and with it full storage's time, by up to 2x on
+        // blur-interleaved; interleaving keeps every configuration in the same
+        // conditions.
         let n = configs.len();
         for i in 0..n {
             let c = &mut configs[(i + round) % n];
-            if c.m.same_as_full {
+            if c.shares.is_some() {
                 continue;
             }
             let reset = reset_peak_rss();
@@ -704,14 +719,17 @@ pub fn measure(
             }
         }
     }
-    // The configurations that are the full-storage program get its runs.
-    let full = configs[0].m.clone();
-    for c in configs.iter_mut().filter(|c| c.m.same_as_full) {
-        c.m.samples_ms = full.samples_ms.clone();
-        c.m.bytes = full.bytes;
-        c.m.peak_rss = full.peak_rss;
-        c.m.output_equal = full.output_equal;
-        c.m.first_difference = full.first_difference;
+    // The configurations that are another one's program get its runs.
+    for k in 0..configs.len() {
+        if let Some(j) = configs[k].shares {
+            let src = configs[j].m.clone();
+            let m = &mut configs[k].m;
+            m.samples_ms = src.samples_ms;
+            m.bytes = src.bytes;
+            m.peak_rss = src.peak_rss;
+            m.output_equal = src.output_equal;
+            m.first_difference = src.first_difference;
+        }
     }
     Ok(configs.into_iter().map(|c| c.m).collect())
 }

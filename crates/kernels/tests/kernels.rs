@@ -193,7 +193,7 @@ fn mismatch_is_an_error() {
         peak_rss: None,
         output_equal: equal,
         first_difference: if equal { None } else { Some(7) },
-        same_as_full: false,
+        runs_as: None,
     };
     assert!(check_outputs(&[m(true), m(true)]).is_ok());
     match check_outputs(&[m(true), m(false)]) {
@@ -232,4 +232,24 @@ fn lefe_on_a_tile_is_the_full_storage_layout() {
             assert_eq!(inst.same_as_full(&plan).unwrap(), expected, "{}: {method}: {}", k.name(), mm.mapping);
         }
     }
+}
+
+/// `measure` runs one program once: `lefe`'s tuned run on a tile is the full-storage
+/// program and gets its samples; `lattice`'s, with the same plan as `smo`'s, gets
+/// `smo`'s; `smo`'s own runs are measured.
+#[test]
+fn one_program_is_measured_once() {
+    use polyalloc_kernels::measure;
+    let k = KernelId::BlurTiled;
+    let methods: Vec<String> = REQUIRED.iter().map(|m| m.to_string()).collect();
+    let ms = measure(&suite_dir(), k, k.small_size(), &methods, polyalloc_solvers::DEFAULT_BACKEND, 2, &mut |_| {}).unwrap();
+    let get = |method: &str, variant: &str| ms.iter().find(|m| m.method == method && m.variant == variant).unwrap_or_else(|| panic!("{method} {variant}"));
+    let full = get("full", "full");
+    let (lefe, smo, lattice) = (get("lefe", "tuned"), get("smo", "tuned"), get("lattice", "tuned"));
+    assert_eq!(full.samples_ms.len(), 2);
+    assert_eq!((lefe.runs_as.as_deref(), &lefe.samples_ms), (Some("full"), &full.samples_ms));
+    assert_eq!(smo.runs_as, None);
+    assert_eq!(smo.mapping, lattice.mapping, "the bench-suite's smo and lattice mappings of blur-tiled");
+    assert_eq!((lattice.runs_as.as_deref(), &lattice.samples_ms), (Some("smo"), &smo.samples_ms));
+    assert!(ms.iter().all(|m| m.output_equal));
 }
