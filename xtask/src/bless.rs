@@ -11,13 +11,37 @@ use std::path::{Path, PathBuf};
 /// Copies `from/latest.json` to `refs/baseline.json` (keeping the old reference's
 /// `kernels` section when the run has none) and `from/bench.json`, when it exists, to
 /// `refs/bench.json`; then regenerates the report in `refs`. Returns the files written.
-pub fn bless(from: &Path, refs: &Path) -> Result<Vec<PathBuf>, XtaskError> {
+///
+/// Unless `force`, a run that would lose anything the reference has is refused before
+/// anything is written: a record that would disappear, get larger or stop verifying
+/// (`compare`'s regressions). A partial run (`--only`, `--method`, one backend; or
+/// the one `cargo test` leaves in `results/local/` when it checks the main job) is
+/// never a reference by accident.
+pub fn bless(from: &Path, refs: &Path, force: bool) -> Result<Vec<PathBuf>, XtaskError> {
     let latest = from.join("latest.json");
     if !latest.exists() {
         return Err(XtaskError::Input(format!("{}: not found; run `cargo xtask reproduce` first", latest.display())));
     }
     let mut run = ResultsFile::load(&latest)?;
     let baseline = refs.join("baseline.json");
+    if baseline.exists() && !force {
+        let old = ResultsFile::load(&baseline)?;
+        let report = crate::compare::compare(&old.records, &run.records);
+        let lost = report.regressions();
+        if let Some(first) = lost.first() {
+            return Err(XtaskError::Input(format!(
+                "{}: {} of the reference's records would be lost, get larger or stop verifying (first: {} / {} / {} / {}: {}); its command was `{}`. Run the full reproduction (`cargo xtask --features highs,cbc reproduce --backend all`), or pass --force",
+                latest.display(),
+                lost.len(),
+                first.example,
+                first.array,
+                first.method,
+                first.backend,
+                first.change.label(),
+                run.command
+            )));
+        }
+    }
     if run.kernels.is_empty() && baseline.exists() {
         run.kernels = ResultsFile::load(&baseline)?.kernels;
     }

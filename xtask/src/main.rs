@@ -157,6 +157,10 @@ enum Command {
         /// The directory of the local run (default results/local).
         #[arg(long, value_name = "DIR")]
         from: Option<PathBuf>,
+        /// Bless even when records of the reference would be lost, get larger or stop
+        /// verifying (refused by default).
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -325,9 +329,9 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
             eprintln!("xtask: fuzz: {} case(s) with findings written to {} (reproduce one: polyalloc allocate FILE)", n, dir.display());
             Ok(if report.clean() { EXIT_OK } else { EXIT_CHECK })
         }
-        Command::Bless { from } => {
+        Command::Bless { from, force } => {
             let from = from.unwrap_or_else(xtask::local_dir);
-            for p in xtask::bless::bless(&from, &results_dir())? {
+            for p in xtask::bless::bless(&from, &results_dir(), force)? {
                 eprintln!("xtask: bless: wrote {}", p.display());
             }
             Ok(EXIT_OK)

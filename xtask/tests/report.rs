@@ -72,13 +72,24 @@ fn bless_promotes_a_local_run_and_regenerates_the_report() {
     std::fs::create_dir_all(&refs).expect("temp dir");
     // The committed baseline plays the local run; an empty reference has no kernels.
     std::fs::copy(reference_path(), from.join("latest.json")).expect("copy");
-    let written = xtask::bless::bless(&from, &refs).expect("bless");
+    let written = xtask::bless::bless(&from, &refs, false).expect("bless");
     assert!(written.contains(&refs.join("baseline.json")) && written.contains(&refs.join("REPORT.md")));
     let json = |p: PathBuf| -> serde_json::Value { serde_json::from_str(&std::fs::read_to_string(p).expect("read")).expect("json") };
     assert!(json(refs.join("baseline.json")) == json(from.join("latest.json")), "the blessed reference differs from the run");
     let inputs = Inputs::load(refs.join("baseline.json"), Some(refs.join("bench.json"))).expect("load");
     assert!(report::check(&refs, &inputs).is_empty());
     // Nothing to bless: a clear input error.
-    assert!(xtask::bless::bless(&root.join("nothing"), &refs).is_err());
+    assert!(xtask::bless::bless(&root.join("nothing"), &refs, false).is_err());
+    // A partial run (here the reference with one record dropped) would lose a record:
+    // refused, nothing written; --force blesses it.
+    let mut partial = xtask::results::ResultsFile::load(&from.join("latest.json")).expect("load");
+    partial.records.pop();
+    partial.save(&from.join("latest.json")).expect("save");
+    let before = std::fs::read(refs.join("baseline.json")).expect("read");
+    let e = xtask::bless::bless(&from, &refs, false).expect_err("a partial run is refused");
+    assert!(e.to_string().contains("1 of the reference's records"), "{e}");
+    assert_eq!(std::fs::read(refs.join("baseline.json")).expect("read"), before, "written despite the refusal");
+    xtask::bless::bless(&from, &refs, true).expect("--force blesses");
+    assert!(json(refs.join("baseline.json")) == json(from.join("latest.json")));
     let _ = std::fs::remove_dir_all(&root);
 }
