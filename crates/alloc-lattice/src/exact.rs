@@ -373,11 +373,7 @@ impl Method for LatticeExact {
     }
 
     fn targets(&self, input: &Input) -> Result<Vec<String>, MethodError> {
-        let arrays = input.example.allocatable_arrays();
-        if arrays.is_empty() {
-            return Err(MethodError::NotApplicable("no array with a conflict set or a program".into()));
-        }
-        Ok(arrays)
+        polyalloc_alloc::method::conflict_set_targets(input)
     }
 
     fn run(&self, input: &Input, target: &str, _solver: &dyn Solver) -> Result<Outcome, MethodError> {

@@ -375,6 +375,16 @@ pub trait Method: Send + Sync {
     }
 }
 
+/// The targets of a method that works on conflict sets: the example's arrays with a
+/// conflict set (given, or computed from the program); not applicable without one.
+pub fn conflict_set_targets(input: &Input) -> Result<Vec<String>, MethodError> {
+    let arrays = input.example.allocatable_arrays();
+    if arrays.is_empty() {
+        return Err(MethodError::NotApplicable("no array with a conflict set or a program".into()));
+    }
+    Ok(arrays)
+}
+
 /// A conflict-set [`Allocator`] as a [`Method`]: its targets are the example's arrays
 /// with a conflict set (given, or computed from the program), and its one obligation is
 /// that conflict set.
@@ -388,11 +398,7 @@ impl<A: Allocator> Method for OnConflictSets<A> {
         self.0.summary()
     }
     fn targets(&self, input: &Input) -> Result<Vec<String>, MethodError> {
-        let arrays = input.example.allocatable_arrays();
-        if arrays.is_empty() {
-            return Err(MethodError::NotApplicable("no array with a conflict set or a program".into()));
-        }
-        Ok(arrays)
+        conflict_set_targets(input)
     }
     fn run(&self, input: &Input, target: &str, solver: &dyn Solver) -> Result<Outcome, MethodError> {
         let problem = input.problem(target)?;
