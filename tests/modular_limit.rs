@@ -407,3 +407,19 @@ fn lattice_exact_refuses_an_instance_outside_the_context() {
     let e = polyalloc::run(&input, method, "A", &backend, polyalloc::RunOptions::default()).expect_err("outside the context");
     assert!(matches!(e.failure, polyalloc::Failure::Method(polyalloc::MethodError::BadInput(_))), "{e}");
 }
+
+/// On a tie `best` keeps the parametric mapping: on produce-consume SMO's
+/// `A[(i - t) mod (2N - 1)]` has as many cells as the least lattice at the largest
+/// instance, and `best` returns SMO's, proven for every size.
+#[test]
+fn best_prefers_a_parametric_mapping_on_a_tie() {
+    let input = example("smo-produce-consume");
+    let best = polyalloc::registry().get("best").expect("registered");
+    let backend = polyalloc::backend("microlp").expect("backend");
+    let v = polyalloc::run(&input, best, "A", &backend, polyalloc::RunOptions::default()).expect("best");
+    let details: polyalloc::best::BestDetails = serde_json::from_value(serde_json::Value::Object(v.outcome.details.clone().into_iter().collect())).expect("best details");
+    let size = |m: &str| details.candidates.iter().find(|c| c.method == m).and_then(|c| c.size_at);
+    assert_eq!(size("lattice-exact"), size("smo"), "{:?}", details.candidates);
+    assert_eq!(details.winner, "smo");
+    assert_eq!(v.verification, polyalloc::Verification::Proven);
+}

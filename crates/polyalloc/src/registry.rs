@@ -12,10 +12,11 @@ pub struct Registry {
 }
 
 /// Every method compiled into this build, in a fixed order: the conflict-set methods
-/// (successive modulo, SMO and its orientation-independent variant `smo-sym`, the lattice heuristics,
-/// and `lattice-exact`, the least lattice at one instance), inter-array storage (`smo-inter`,
+/// (successive modulo, SMO and its orientation-independent variant `smo-sym`, the lattice heuristics),
+/// inter-array storage (`smo-inter`,
 /// the SMO tool's extension), the program methods (occupancy vectors, Pugh's
-/// scheduling, network-flow contraction), then `best`.
+/// scheduling, network-flow contraction), `lattice-exact` (the least lattice at one instance: after
+/// every parametric method, so that `best` prefers them on a tie), then `best`.
 pub fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
     REGISTRY.get_or_init(|| {
@@ -26,13 +27,15 @@ pub fn registry() -> &'static Registry {
         r.register(Box::new(OnConflictSets(polyalloc_alloc_lattice::LatticeH1::default())));
         r.register(Box::new(OnConflictSets(polyalloc_alloc_lattice::LatticeH2::default())));
         r.register(Box::new(OnConflictSets(polyalloc_alloc_lattice::Lattice::default())));
-        r.register(Box::new(polyalloc_alloc_lattice::LatticeExact));
         r.register(Box::new(polyalloc_alloc_smo::SmoInter::default()));
         r.register(Box::new(polyalloc_alloc_ov::Ov));
         r.register(Box::new(polyalloc_alloc_ov::Aov));
         r.register(Box::new(polyalloc_alloc_ov::Uov));
         r.register(Box::new(polyalloc_sched::ScheduleMethod));
         r.register(Box::new(polyalloc_alloc_flow::Flow));
+        // After every parametric method: `best` keeps the earlier candidate on a tie,
+        // so an instance-specific mapping wins only when strictly smaller.
+        r.register(Box::new(polyalloc_alloc_lattice::LatticeExact));
         r.register(Box::new(crate::best::Best::new(|| registry().all().collect())));
         r
     })
