@@ -24,8 +24,8 @@ pub fn bless(from: &Path, refs: &Path, force: bool) -> Result<Vec<PathBuf>, Xtas
     }
     let mut run = ResultsFile::load(&latest)?;
     let baseline = refs.join("baseline.json");
-    if baseline.exists() && !force {
-        let old = ResultsFile::load(&baseline)?;
+    let old = if baseline.exists() { Some(ResultsFile::load(&baseline)?) } else { None };
+    if let Some(old) = old.as_ref().filter(|_| !force) {
         let report = crate::compare::compare(&old.records, &run.records);
         let lost = report.regressions();
         if let Some(first) = lost.first() {
@@ -42,8 +42,8 @@ pub fn bless(from: &Path, refs: &Path, force: bool) -> Result<Vec<PathBuf>, Xtas
             )));
         }
     }
-    if run.kernels.is_empty() && baseline.exists() {
-        run.kernels = ResultsFile::load(&baseline)?.kernels;
+    if let Some(old) = old.filter(|_| run.kernels.is_empty()) {
+        run.kernels = old.kernels;
     }
     let mut written = Vec::new();
     run.save(&baseline)?;

@@ -320,7 +320,7 @@ pub fn derived_best(records: &[Record]) -> Vec<Record> {
         // candidates' own records of the same file (copied here they made
         // ov-example3's `best` record 1.8 MB of the reference).
         rec.ilps = Vec::new();
-        rec.solve_ms = group.iter().flat_map(|r| r.ilps.iter()).map(|s| s.ms).fold(0.0, |a, b| a + b); // not `sum`: an empty f64 sum is -0.0
+        rec.solve_ms = polyalloc::record::sum_ms(group.iter().flat_map(|r| r.ilps.iter()).map(|s| s.ms));
         rec.method_ms = group.iter().map(|r| r.method_ms).sum();
         if let Some(k) = polyalloc::best::winner(&candidates) {
             let details = BestDetails { winner: candidates[k].method.clone(), size_point: rec.size_params.clone(), candidates };

@@ -23,7 +23,7 @@
 //! a parametric method.
 
 use polyalloc_alloc::{details_of, AllocError, Input, Method, MethodError, Obligation, Outcome, Problem};
-use polyalloc_formulation::{AffExpr, BasicSet, ModularMapping, Set, StorageRow};
+use polyalloc_formulation::{AffExpr, ModularMapping, StorageRow};
 use polyalloc_ilp::Solver;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -337,28 +337,6 @@ pub fn kernel_mapping(basis: &[Vec<i64>]) -> Option<Vec<(Vec<i64>, i64)>> {
         .collect()
 }
 
-/// `problem` with its context fixed to `values` (in its parameter order), checked to
-/// lie in the context, and `values` as its one instance.
-fn pinned(problem: &Problem, values: &[i64]) -> Result<Problem, MethodError> {
-    let params = problem.params().to_vec();
-    let ctx = match &problem.context {
-        Some(c) => c.align_params(&params)?,
-        None => BasicSet::universe(problem.param_space()),
-    };
-    let space = ctx.space().clone();
-    if !Set::from_pieces(space, vec![ctx.clone()])?.contains(values, &[])? {
-        return Err(MethodError::BadInput(format!("the instance {} is outside the context {ctx}", show_values(&params, values))));
-    }
-    let mut fixed = ctx;
-    for (k, v) in values.iter().enumerate() {
-        let mut row = vec![0; fixed.n_cols()];
-        row[0] = -v;
-        row[1 + k] = 1;
-        fixed.add_eq_row(row)?;
-    }
-    Ok(Problem { context: Some(fixed), instances: vec![values.to_vec()], ..problem.clone() })
-}
-
 fn show_values(params: &[String], values: &[i64]) -> String {
     params.iter().zip(values).map(|(p, v)| format!("{p} = {v}")).collect::<Vec<_>>().join(", ")
 }
@@ -394,7 +372,10 @@ impl Method for LatticeExact {
                 })
             })
             .collect::<Result<Vec<i64>, _>>()?;
-        let problem = pinned(&problem, &values)?;
+        let problem = problem.at_instance(&values)?.ok_or_else(|| {
+            let context = problem.context.as_ref().map_or_else(|| "(none)".to_string(), ToString::to_string);
+            MethodError::BadInput(format!("the instance {} is outside the context {context}", show_values(&params, &values)))
+        })?;
         let diffs = conflicting_differences(&problem, &values)?;
         let hi = box_bound(&diffs, n);
         let stop = |s: SearchStop| match s {

@@ -45,7 +45,7 @@ pub mod wavefront;
 
 use layout::{ArraySpace, Full, Layout, LayoutPlan, Linear, Masked, Plain, Stepped, Tuned};
 use polyalloc_alloc::Problem;
-use polyalloc_formulation::{AffExpr, BasicSet, Checker, ModularMapping};
+use polyalloc_formulation::{AffExpr, Checker, ModularMapping};
 use std::path::Path;
 
 /// Why a kernel run failed.
@@ -523,12 +523,18 @@ pub fn padded_valid(mm: &MethodMapping, params: &[i64], row: usize, p: i64, back
     let psp = padded.param_space();
     let Some(r) = padded.rows.get_mut(row) else { return Ok(false) };
     r.modulus = Some(AffExpr::constant(&psp, p));
-    let eqs: Vec<String> = mm.mapping.params.iter().zip(params).map(|(n, v)| format!("{n} = {v}")).collect();
-    let ctx_text = format!("[{}] -> {{ : {} }}", mm.mapping.params.join(", "), if eqs.is_empty() { "0 = 0".into() } else { eqs.join(" and ") });
-    let ctx = BasicSet::parse(&ctx_text).map_err(|e| err(e.to_string()))?;
+    // `params` in the problem's parameter order (the mapping's may differ).
+    let values: Vec<i64> = mm
+        .problem
+        .params()
+        .iter()
+        .map(|p| mm.mapping.params.iter().position(|q| q == p).and_then(|k| params.get(k).copied()))
+        .collect::<Option<_>>()
+        .ok_or_else(|| err(format!("the mapping's parameters {:?} do not cover the problem's {:?}", mm.mapping.params, mm.problem.params())))?;
+    let Some(at) = mm.problem.at_instance(&values).map_err(|e| err(e.to_string()))? else { return Ok(false) };
     let solver = polyalloc_solvers::registry().create(backend).map_err(|e| err(e.to_string()))?;
     let verdict = Checker::new(solver.as_ref())
-        .check_symbolic(&mm.problem.conflicts, &padded, Some(&ctx))
+        .check_symbolic(&at.conflicts, &padded, at.context.as_ref())
         .map_err(|e| err(e.to_string()))?;
     Ok(matches!(verdict, polyalloc_formulation::checker::SymbolicVerdict::Valid))
 }

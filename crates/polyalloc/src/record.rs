@@ -239,6 +239,12 @@ pub struct SharedRecord {
     pub separate_size_at: Option<i128>,
 }
 
+/// The sum of times in milliseconds, `0.0` when there are none (an empty `f64` `sum` is
+/// `-0.0`, printed `-0.00 ms`).
+pub fn sum_ms(ms: impl IntoIterator<Item = f64>) -> f64 {
+    ms.into_iter().fold(0.0, |a, b| a + b)
+}
+
 /// Milliseconds of a duration.
 pub fn ms(d: std::time::Duration) -> f64 {
     d.as_secs_f64() * 1000.0

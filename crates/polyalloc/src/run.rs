@@ -698,7 +698,7 @@ impl Record {
                 }
                 r.execution = v.execution.as_ref().map(|e| e.summary.clone());
                 r.ilps = ilp_stats(&v.ilps);
-                r.solve_ms = r.ilps.iter().map(|s| s.ms).fold(0.0, |a, b| a + b); // not `sum`: an empty f64 sum is -0.0
+                r.solve_ms = crate::record::sum_ms(r.ilps.iter().map(|s| s.ms));
                 r.solver_ms = solver_ms(&r.ilps);
                 r.method_ms = ms(v.method_time);
                 r.verify_ms = ms(v.verify_time);
@@ -730,7 +730,7 @@ impl Record {
                     r.details = o.details.clone();
                 }
                 r.ilps = ilp_stats(&e.ilps);
-                r.solve_ms = r.ilps.iter().map(|s| s.ms).fold(0.0, |a, b| a + b);
+                r.solve_ms = crate::record::sum_ms(r.ilps.iter().map(|s| s.ms));
                 r.solver_ms = solver_ms(&r.ilps);
                 r.method_ms = ms(e.method_time);
                 r.verify_ms = ms(e.verify_time);

@@ -45,5 +45,30 @@ impl Problem {
     pub fn n_dims(&self) -> usize {
         self.conflicts.relation.space().n_out()
     }
+    /// The problem at one instance: its context with every parameter fixed to `values`
+    /// (in [`Problem::params`] order) and `values` as its one instance. `None` when
+    /// `values` lie outside the context (a proof over the fixed context would then be
+    /// vacuous).
+    pub fn at_instance(&self, values: &[i64]) -> polyalloc_formulation::Result<Option<Problem>> {
+        let params = self.params().to_vec();
+        if values.len() != params.len() {
+            return Err(polyalloc_formulation::Error::SpaceMismatch(format!("{} parameter values for {} parameters", values.len(), params.len())));
+        }
+        let ctx = match &self.context {
+            Some(c) => c.align_params(&params)?,
+            None => BasicSet::universe(self.param_space()),
+        };
+        if !Set::from_pieces(ctx.space().clone(), vec![ctx.clone()])?.contains(values, &[])? {
+            return Ok(None);
+        }
+        let mut fixed = ctx;
+        for (k, v) in values.iter().enumerate() {
+            let mut row = vec![0; fixed.n_cols()];
+            row[0] = -v;
+            row[1 + k] = 1;
+            fixed.add_eq_row(row)?;
+        }
+        Ok(Some(Problem { context: Some(fixed), instances: vec![values.to_vec()], ..self.clone() }))
+    }
 }
 
