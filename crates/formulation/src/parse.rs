@@ -774,10 +774,33 @@ impl Parser {
     }
 
     fn set(&mut self) -> Result<Set> {
+        let start = self.pos;
+        let mut groups = self.union()?;
+        if groups.len() > 1 {
+            // Point at the first piece of the second space, as the reader of one space
+            // always did.
+            self.pos = groups[1].2;
+            let s0 = groups[0].0.clone();
+            return Err(self.err(&format!("a piece in the same space as the first one (`{s0}`)")).into());
+        }
+        let (space, pieces, _) = groups.pop().unwrap_or_else(|| {
+            (Space { params: self.params.clone(), input: None, output: Tuple { name: None, dims: vec![] } }, vec![], start)
+        });
+        let mut s = Set::empty(space.clone());
+        for p in pieces {
+            s.add_piece(p.with_space(space.clone())?)?;
+        }
+        Ok(s)
+    }
+
+    /// The pieces of a union, grouped by space in order of first appearance (with the
+    /// token position of each group's first piece); pieces of one space may be
+    /// separated by pieces of others.
+    #[allow(clippy::type_complexity)]
+    fn union(&mut self) -> Result<Vec<(Space, Vec<BasicSet>, usize)>> {
         self.params_decl()?;
         self.expect_sym("{")?;
-        let mut pieces: Vec<BasicSet> = vec![];
-        let mut space: Option<Space> = None;
+        let mut groups: Vec<(Space, Vec<BasicSet>, usize)> = vec![];
         // Pieces in disjunctive normal form so far, and where the limit was passed.
         let mut total: u128 = 0;
         let mut too_many: Option<(usize, usize)> = None;
@@ -797,17 +820,10 @@ impl Parser {
                     }
                 };
                 total = total.saturating_add(ps.len() as u128);
-                if let Some(s0) = &space {
-                    if !s0.compatible(&sp) {
-                        self.pos = at;
-                        return Err(self
-                            .err(&format!("a piece in the same space as the first one (`{s0}`)"))
-                            .into());
-                    }
-                } else {
-                    space = Some(sp);
+                match groups.iter_mut().find(|g| g.0.compatible(&sp)) {
+                    Some(g) => g.1.extend(ps),
+                    None => groups.push((sp, ps, at)),
                 }
-                pieces.extend(ps);
                 if self.is_sym(";") {
                     self.pos += 1;
                     if self.is_sym("}") {
@@ -831,13 +847,31 @@ impl Parser {
                 limit: MAX_DNF_PIECES,
             });
         }
-        let space = space.unwrap_or(Space { params: self.params.clone(), input: None, output: Tuple { name: None, dims: vec![] } });
-        let mut s = Set::empty(space.clone());
-        for p in pieces {
-            s.add_piece(p.with_space(space.clone())?)?;
-        }
-        Ok(s)
+        Ok(groups)
     }
+}
+
+/// Parses a union over several spaces (`{ S[i] -> A[i]; S[i] -> B[i - 1] }`): one set
+/// per space, in order of first appearance.
+pub(crate) fn parse_union(text: &str) -> Result<Vec<Set>> {
+    let mut p = Parser::new(text)?;
+    let groups = match p.union() {
+        Ok(g) => g,
+        Err(Error::Parse(e)) => {
+            return Err(Error::Parse(p.furthest.clone().filter(|f| (f.line, f.column) > (e.line, e.column)).unwrap_or(e)))
+        }
+        Err(e) => return Err(e),
+    };
+    groups
+        .into_iter()
+        .map(|(space, pieces, _)| {
+            let mut s = Set::empty(space.clone());
+            for b in pieces {
+                s.add_piece(b.with_space(space.clone())?)?;
+            }
+            Ok(s)
+        })
+        .collect()
 }
 
 /// Parses a set or relation in isl notation.
@@ -907,6 +941,14 @@ impl Set {
     /// `!=`, and `;`-separated pieces of one space.
     pub fn parse(text: &str) -> Result<Self> {
         parse_set(text)
+    }
+
+    /// Parses a union in isl notation whose pieces may lie in different spaces (isl's
+    /// union sets and union maps: `[N] -> { S[i] -> A[i]; S[i] -> B[i - 1] : i >= 1 }`):
+    /// one [`Set`] per space, in order of first appearance. A union of one space is
+    /// one set, as [`Set::parse`] reads it; an empty union `{ }` is no set.
+    pub fn parse_union(text: &str) -> Result<Vec<Self>> {
+        parse_union(text)
     }
 }
 

@@ -249,3 +249,20 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn unions_over_several_spaces_group_pieces_by_space() {
+    let u = Set::parse_union("[N] -> { S[i] -> A[i] : i >= 1; S[i] -> B[i, 0]; S[i] -> A[i - 1] : i = 0 }").unwrap();
+    assert_eq!(u.len(), 2);
+    assert_eq!(u[0].space().output.name.as_deref(), Some("A"));
+    assert_eq!(u[0].n_pieces(), 2);
+    assert_eq!(u[1].space().output.name.as_deref(), Some("B"));
+    assert!(u[1].contains(&[5], &[3, 3, 0]).unwrap());
+    assert!(!u[1].contains(&[5], &[3, 3, 1]).unwrap());
+    // One space: the set `Set::parse` reads; none: no set.
+    assert_eq!(Set::parse_union("{ A[i] : 0 <= i <= 3 }").unwrap().len(), 1);
+    assert!(Set::parse_union("{ }").unwrap().is_empty());
+    // An error inside the second space's piece still points at it.
+    let e = Set::parse_union("{ A[i]; B[i] : i >= }").unwrap_err();
+    assert!(matches!(e, Error::Parse(ref p) if p.column == 21), "{e}");
+}

@@ -138,20 +138,23 @@ impl Statement {
         // A[i + 1]`): one access per piece, guarded by the piece's domain.
         let acc = |texts: &[&str]| -> Result<Vec<Access>> {
             let mut out = Vec::new();
+            // A union may name several arrays (`{ S[i] -> A[i]; S[i] -> B[i] }`): one
+            // relation per array, each split into its pieces.
             for t in texts {
-                let m = Set::parse(t)?;
-                for piece in m.pieces() {
-                    let one = Set::from_pieces(m.space().clone(), vec![piece.clone()])?;
-                    let (tuple, index) = conv_map(&one, t)?;
-                    let array = tuple.name.ok_or_else(|| ProgramError::Invalid(format!("`{t}`: the array needs a name")))?;
-                    let mut g = piece.domain()?.align_params(&dsp.params)?.with_space(dsp.clone())?;
-                    g.simplify()?;
-                    let guard = if g.n_local() == 0 && g.equalities().is_empty() && g.inequalities().is_empty() {
-                        None
-                    } else {
-                        Some(g)
-                    };
-                    out.push(Access { array, index, guard });
+                for m in Set::parse_union(t)? {
+                    for piece in m.pieces() {
+                        let one = Set::from_pieces(m.space().clone(), vec![piece.clone()])?;
+                        let (tuple, index) = conv_map(&one, t)?;
+                        let array = tuple.name.ok_or_else(|| ProgramError::Invalid(format!("`{t}`: the array needs a name")))?;
+                        let mut g = piece.domain()?.align_params(&dsp.params)?.with_space(dsp.clone())?;
+                        g.simplify()?;
+                        let guard = if g.n_local() == 0 && g.equalities().is_empty() && g.inequalities().is_empty() {
+                            None
+                        } else {
+                            Some(g)
+                        };
+                        out.push(Access { array, index, guard });
+                    }
                 }
             }
             Ok(out)
@@ -200,11 +203,22 @@ impl Program {
         self.statements.push(s);
         Ok(())
     }
-    /// Declares live-out cells.
+    /// Declares live-out cells, of one array or of several (`{ A[i] : i = N; B[i, j] }`).
     pub fn add_live_out(&mut self, cells: &str) -> Result<()> {
-        let s = Set::parse(cells)?;
-        if s.space().output.name.is_none() || s.space().is_map() {
+        for s in Set::parse_union(cells)? {
+            self.add_live_out_set(s)?;
+        }
+        Ok(())
+    }
+
+    /// Declares live-out cells of one named array.
+    pub fn add_live_out_set(&mut self, s: Set) -> Result<()> {
+        let sp = s.space();
+        let Some(name) = sp.output.name.clone().filter(|_| !sp.is_map()) else {
             return Err(ProgramError::Invalid("live-out cells are a set of a named array".into()));
+        };
+        if let Some(p) = sp.params.iter().find(|p| !self.params.contains(p)) {
+            return Err(ProgramError::Invalid(format!("the live-out set of `{name}` uses undeclared parameter `{p}`")));
         }
         self.live_out.push(s);
         Ok(())

@@ -83,12 +83,44 @@ pub struct StatementSpec {
     pub name: String,
     pub domain: String,
     pub schedule: String,
+    /// Written cells: one isl relation (a union, possibly over several arrays) or a list
+    /// of relations.
     #[serde(default)]
-    pub writes: Option<String>,
+    pub writes: Relations,
+    /// Read cells, as `writes`.
     #[serde(default)]
-    pub reads: Option<String>,
+    pub reads: Relations,
     #[serde(flatten)]
     pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+/// Access relations of a statement: one isl relation (`"{ S[i] -> A[i]; S[i] -> B[i] }"`)
+/// or a list of them (`["{ S[i] -> A[i] }", "{ S[i] -> B[i] }"]`); absent: none.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(transparent)]
+pub struct Relations(pub Vec<String>);
+
+impl Relations {
+    /// The relations as text.
+    pub fn iter(&self) -> impl Iterator<Item = &String> {
+        self.0.iter()
+    }
+}
+
+impl<'de> Deserialize<'de> for Relations {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged, expecting = "an isl relation or a list of isl relations")]
+        enum OneOrMany {
+            One(String),
+            Many(Vec<String>),
+        }
+        Ok(match Option::<OneOrMany>::deserialize(d)? {
+            None => Relations(vec![]),
+            Some(OneOrMany::One(s)) => Relations(vec![s]),
+            Some(OneOrMany::Many(v)) => Relations(v),
+        })
+    }
 }
 
 /// A program: statements with domains, schedules and accesses, and a live-out set.

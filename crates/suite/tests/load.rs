@@ -34,3 +34,55 @@ fn semantic_errors_name_the_field() {
     let err = Example::from_str(text, Path::new("dir/other.json")).unwrap_err();
     assert_eq!(err.to_string(), "dir/other.json: field `id`: expected `other` (the file name), found `z`");
 }
+
+/// bench-suite README section 4: a statement's `writes` and `reads` may name several
+/// arrays, in one union or as a list of relations, and `live_out` may hold cells of
+/// several arrays. The conflict sets are those counted by hand from section 4's rules.
+#[test]
+fn accesses_and_live_out_over_several_arrays() {
+    let program = |writes: &str, reads: &str, live_out: &str| {
+        format!(
+            r#"{{"id": "two", "title": "t", "source": {{"paper": "p", "where": "w"}}, "params": ["N"],
+            "context": "[N] -> {{ : N >= 3 }}", "instances": [{{"N": 6}}],
+            "arrays": {{"A": {{"space": "[N] -> {{ A[i] : 0 <= i <= N }}"}}, "B": {{"space": "[N] -> {{ B[i] : 0 <= i <= N }}"}}}},
+            "program": {{"statements": [
+              {{"name": "P", "domain": "[N] -> {{ P[i] : 0 <= i <= N }}", "schedule": "[N] -> {{ P[i] -> [i, 0] }}",
+                "writes": {writes}}},
+              {{"name": "C", "domain": "[N] -> {{ C[i] : 2 <= i <= N }}", "schedule": "[N] -> {{ C[i] -> [i, 1] }}",
+                "reads": {reads}}}],
+             "live_out": "{live_out}"}}}}"#
+        )
+    };
+    let live_out = "[N] -> { A[i] : i = N; B[i] : i >= N - 1 }";
+    let union = program(
+        r#""[N] -> { P[i] -> A[i]; P[i] -> B[i] }""#,
+        r#""[N] -> { C[i] -> A[i - 2]; C[i] -> B[i - 1] }""#,
+        live_out,
+    );
+    let list = program(
+        r#"["[N] -> { P[i] -> A[i] }", "[N] -> { P[i] -> B[i] }"]"#,
+        r#"["[N] -> { C[i] -> A[i - 2] }", "[N] -> { C[i] -> B[i - 1] }"]"#,
+        live_out,
+    );
+    // At N = 6: A[j] is written at (j, 0) and read at (j + 2, 1), so it conflicts with
+    // A[j + 1] and A[j + 2] for j <= 4; A[5] is never read (a dead value); A[6] is
+    // live-out. B[j] is read at (j + 1, 1) (j >= 1) and conflicts with B[j + 1]; B[0] is
+    // dead; B[5] and B[6] are live-out.
+    let expect_a: Vec<(i64, i64)> = (0..=4).flat_map(|j| [(j, j + 1), (j, j + 2)]).collect();
+    let expect_b: Vec<(i64, i64)> = (1..=5).map(|j| (j, j + 1)).collect();
+    for text in [&union, &list] {
+        let ex = Example::from_str(text, Path::new("two.json")).expect("accesses over two arrays read");
+        let prog = ex.program_model().expect("program").expect("has one");
+        assert_eq!(prog.statements[0].writes.iter().map(|a| a.array.as_str()).collect::<Vec<_>>(), ["A", "B"]);
+        assert_eq!(prog.statements[1].reads.iter().map(|a| a.array.as_str()).collect::<Vec<_>>(), ["A", "B"]);
+        assert_eq!(prog.live_out.len(), 2);
+        for (array, expect) in [("A", &expect_a), ("B", &expect_b)] {
+            let cs = ex.conflicts(array).expect("conflicts");
+            let mut pairs: Vec<(i64, i64)> =
+                cs.relation.enumerate(&[6], 10_000).expect("enumerates").iter().map(|p| (p[0].min(p[1]), p[0].max(p[1]))).collect();
+            pairs.sort();
+            pairs.dedup();
+            assert_eq!(&pairs, expect, "{array}");
+        }
+    }
+}
