@@ -54,16 +54,16 @@ impl AffExpr {
     }
     /// Exact value at `params` and `dims`.
     pub fn eval(&self, params: &[i64], dims: &[i64]) -> Result<i64> {
-        let mut pt = params.to_vec();
-        pt.extend_from_slice(dims);
-        if pt.len() + 1 != self.coeffs.len() {
-            return Err(Error::ParamValues(format!(
-                "expected {} values, got {}",
-                self.coeffs.len() - 1,
-                pt.len()
-            )));
+        let n = params.len() + dims.len();
+        if n + 1 != self.coeffs.len() {
+            return Err(Error::ParamValues(format!("expected {} values, got {n}", self.coeffs.len() - 1)));
         }
-        int::eval_row(&self.coeffs, &pt)
+        // No allocation: the executor and max-live evaluate every access this way.
+        let mut acc: i128 = self.coeffs[0] as i128;
+        for (c, x) in self.coeffs[1..].iter().zip(params.iter().chain(dims)) {
+            acc += (*c as i128) * (*x as i128);
+        }
+        int::to_i64(acc, "evaluating a constraint")
     }
     /// True when only the constant is non-zero.
     pub fn is_constant(&self) -> bool {

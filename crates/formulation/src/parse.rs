@@ -698,7 +698,12 @@ impl Parser {
         };
         let dnf = if self.is_sym(":") {
             self.pos += 1;
-            self.formula()?
+            // isl (and Polly's context `{  :  }`) allows an empty condition.
+            if self.is_sym("}") || self.is_sym(";") {
+                Dnf::truth()
+            } else {
+                self.formula()?
+            }
         } else {
             Dnf::truth()
         };

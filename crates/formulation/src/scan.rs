@@ -119,14 +119,27 @@ impl Scanner {
     }
 
     fn rec(&self, k: usize, prefix: &mut Vec<i64>, f: &mut dyn FnMut(&[i64]) -> Result<bool>) -> Result<bool> {
-        // Enumerations can be long: the run's time budget stops them.
-        polyalloc_ilp::budget::check()?;
         if k == self.n_var {
             return f(&prefix[..self.n_dim]);
         }
+        // Enumerations can be long: the run's time budget stops them (checked once per
+        // range of the last variables, not per point).
+        polyalloc_ilp::budget::check()?;
         let Some((lo, hi)) = self.bounds(k, prefix)? else {
             return Ok(true);
         };
+        if k + 1 == self.n_var && k < self.n_dim {
+            // The innermost dimension: every value of its range is a point.
+            for v in lo..=hi {
+                prefix.push(v);
+                let cont = f(&prefix[..self.n_dim])?;
+                prefix.pop();
+                if !cont {
+                    return Ok(false);
+                }
+            }
+            return Ok(true);
+        }
         if k >= self.n_dim {
             // A local: only existence matters; stop at the first completion.
             for v in lo..=hi {

@@ -61,7 +61,7 @@
 //! ```
 
 use crate::error::{ProgramError, Result};
-use crate::model::Program;
+use crate::model::{set_contains, Program};
 use polyalloc_formulation::{ModularMapping, Set};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
@@ -123,6 +123,137 @@ pub fn initial_value(array: &str, cell: &[i64]) -> i64 {
     }
     h as i64
 }
+
+/// A cell of an array (at most [`CellKey::MAX_DIMS`] dimensions) as a hash key without
+/// allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct CellKey {
+    array: u32,
+    n: u8,
+    c: [i64; CellKey::MAX_DIMS],
+}
+
+impl CellKey {
+    const MAX_DIMS: usize = 8;
+    fn new(array: u32, cell: &[i64]) -> Result<CellKey> {
+        if cell.len() > Self::MAX_DIMS {
+            return Err(ProgramError::Invalid(format!("an array of {} dimensions (at most {} are run)", cell.len(), Self::MAX_DIMS)));
+        }
+        let mut c = [0; Self::MAX_DIMS];
+        c[..cell.len()].copy_from_slice(cell);
+        Ok(CellKey { array, n: cell.len() as u8, c })
+    }
+    fn cell(&self) -> &[i64] {
+        &self.c[..self.n as usize]
+    }
+}
+
+/// Cells of one storage array in a run: dense over the box of the cells the run
+/// touches when it has at most [`DENSE_CELLS`] cells, else hashed.
+enum Store {
+    Dense { lo: Vec<i64>, ext: Vec<i64>, vals: Vec<i64>, set: Vec<u64> },
+    Sparse(crate::model::FxMap<CellKey, i64>),
+}
+
+/// Most cells of a storage array kept dense by [`Executor::compare_placed`].
+const DENSE_CELLS: u128 = 1 << 26;
+
+/// The memory of a run: one [`Store`] per storage array.
+struct Mem {
+    stores: Vec<Store>,
+}
+
+impl Mem {
+    /// Boxes per storage array (`None`: never touched).
+    fn new(boxes: &[Option<(Vec<i64>, Vec<i64>)>]) -> Mem {
+        let stores = boxes
+            .iter()
+            .map(|b| match b {
+                Some((lo, hi)) => {
+                    let ext: Vec<i64> = lo.iter().zip(hi).map(|(l, h)| h - l + 1).collect();
+                    let n: u128 = ext.iter().map(|&e| e.max(0) as u128).product();
+                    if n <= DENSE_CELLS {
+                        Store::Dense { lo: lo.clone(), ext, vals: vec![0; n as usize], set: vec![0; (n as usize).div_ceil(64)] }
+                    } else {
+                        Store::Sparse(Default::default())
+                    }
+                }
+                None => Store::Sparse(Default::default()),
+            })
+            .collect();
+        Mem { stores }
+    }
+    fn slot(lo: &[i64], ext: &[i64], cell: &[i64]) -> Option<usize> {
+        if cell.len() != lo.len() {
+            return None;
+        }
+        let mut idx: usize = 0;
+        for ((c, l), e) in cell.iter().zip(lo).zip(ext) {
+            let d = c - l;
+            if d < 0 || d >= *e {
+                return None;
+            }
+            idx = idx * (*e as usize) + d as usize;
+        }
+        Some(idx)
+    }
+    fn get(&self, key: &CellKey) -> Option<i64> {
+        match &self.stores[key.array as usize] {
+            Store::Dense { lo, ext, vals, set } => {
+                let k = Self::slot(lo, ext, key.cell())?;
+                (set[k / 64] >> (k % 64) & 1 == 1).then(|| vals[k])
+            }
+            Store::Sparse(m) => m.get(key).copied(),
+        }
+    }
+    fn insert(&mut self, key: CellKey, v: i64) -> Result<()> {
+        match &mut self.stores[key.array as usize] {
+            Store::Dense { lo, ext, vals, set } => {
+                let k = Self::slot(lo, ext, key.cell()).ok_or_else(|| ProgramError::Exec(format!("cell {:?} outside the run's box", key.cell())))?;
+                vals[k] = v;
+                set[k / 64] |= 1 << (k % 64);
+            }
+            Store::Sparse(m) => {
+                m.insert(key, v);
+            }
+        }
+        Ok(())
+    }
+    /// Every written cell.
+    fn keys(&self) -> Vec<CellKey> {
+        let mut out = Vec::new();
+        for (a, st) in self.stores.iter().enumerate() {
+            match st {
+                Store::Dense { lo, ext, set, .. } => {
+                    for (w, bits) in set.iter().enumerate() {
+                        let mut b = *bits;
+                        while b != 0 {
+                            let k = w * 64 + b.trailing_zeros() as usize;
+                            b &= b - 1;
+                            let mut cell = vec![0i64; lo.len()];
+                            let mut r = k as i64;
+                            for d in (0..lo.len()).rev() {
+                                cell[d] = lo[d] + r % ext[d];
+                                r /= ext[d];
+                            }
+                            if let Ok(key) = CellKey::new(a as u32, &cell) {
+                                out.push(key);
+                            }
+                        }
+                    }
+                }
+                Store::Sparse(m) => out.extend(m.keys().copied()),
+            }
+        }
+        out
+    }
+}
+
+/// Where a transformed program keeps a cell ([`Executor::compare_placed`]):
+/// `place(array, cell, index)` writes the cell's index in its storage array into `index`
+/// and returns that storage array's position in the run's list of storage arrays, or
+/// `None` when the cell stays where it is.
+pub type PlaceFn<'a> = &'a dyn Fn(&str, &[i64], &mut Vec<i64>) -> Result<Option<usize>>;
 
 /// A time function: statement index and iteration to a time vector (compared
 /// lexicographically).
@@ -286,25 +417,11 @@ struct Memory<'s> {
     written: HashSet<(String, Vec<i64>)>,
 }
 
-/// True when `point` is in `set` at `params`; pieces without existential variables are
-/// tested by evaluating their rows (the executor asks once per access).
-fn set_contains(set: &Set, params: &[i64], point: &[i64]) -> Result<bool> {
-    if set.pieces().iter().any(|p| p.n_local() > 0) {
-        return Ok(set.contains(params, point)?);
-    }
-    let row: Vec<i64> = std::iter::once(1).chain(params.iter().copied()).chain(point.iter().copied()).collect();
-    let eval = |r: &Vec<i64>| -> i128 { r.iter().zip(&row).map(|(&a, &b)| a as i128 * b as i128).sum() };
-    Ok(set
-        .pieces()
-        .iter()
-        .any(|p| p.equalities().iter().all(|r| eval(r) == 0) && p.inequalities().iter().all(|r| eval(r) >= 0)))
-}
-
 /// True when `cell` of `array` is folded by a mapping of the array: every cell, or the
 /// cells of its fold region when the program gives one.
 fn in_fold_region(regions: &[Set], params: &[i64], array: &str, cell: &[i64]) -> Result<bool> {
     match regions.iter().find(|s| s.space().output.name.as_deref() == Some(array)) {
-        Some(r) if r.space().n_dim() == cell.len() => set_contains(r, params, cell),
+        Some(r) if r.space().n_dim() == cell.len() => Ok(set_contains(r, params, cell)?),
         Some(r) => Err(ProgramError::Invalid(format!("the fold region of `{array}` has {} dimensions, the array {}", r.space().n_dim(), cell.len()))),
         None => Ok(true),
     }
@@ -642,5 +759,191 @@ impl Executor {
     pub fn compare_schedule(&self, params: &[i64], time: TimeFn<'_>, storage: &Storage) -> Result<ExecReport> {
         let tr = self.trace_by(params, time)?;
         self.compare(params, &tr, storage)
+    }
+
+    /// Runs the original order twice in step, with one location per cell and with the
+    /// cells placed by `place` as a compiled program keeps them, and compares them.
+    ///
+    /// This models memory as a compiled program has it, which a program rewritten in
+    /// place needs: a location holds what was last written to it and, before any
+    /// write, its input value, the initial value of the cell at that index of that
+    /// array ([`initial_value`]); so a cell's input value is lost when another value is
+    /// placed on it first, and a location of a new array (a storage array that is not a
+    /// program array) holds garbage until written. `place(array, cell)` gives the
+    /// storage array and index of a cell of an array in `placed`, for every cell the
+    /// program accesses (`None`: the cell stays where it is); the other arrays keep
+    /// every cell where it is.
+    ///
+    /// Compared: every value read; at the end, every written cell of an array not in
+    /// `placed`, and every live-out cell (the program's `live_out`) of an array in
+    /// `placed` that either run wrote, read at its own place (where the code after the
+    /// program reads it).
+    pub fn compare_placed(&self, params: &[i64], placed: &[String], storages: &[String], place: PlaceFn<'_>) -> Result<ExecReport> {
+        let mut report = ExecReport::default();
+        let ord = crate::order::Ordered::build(&self.program, params, None, 4 * INSTANCE_LIMIT)?;
+        if let Some((a, _)) = ord.first_tie() {
+            let (si, it, _) = ord.instance(&self.program, a);
+            return Err(ProgramError::Invalid(format!(
+                "the original schedule maps several instances to one time (e.g. {}{it:?})",
+                self.program.statements[si].name
+            )));
+        }
+        report.instances = ord.len();
+        report.steps = ord.len();
+        // Storage names: the program's arrays, then the run's other storage arrays.
+        let mut names: Vec<String> = Vec::new();
+        for s in &self.program.statements {
+            for a in s.writes.iter().chain(&s.reads) {
+                if !names.contains(&a.array) {
+                    names.push(a.array.clone());
+                }
+            }
+        }
+        let storage_ids: Vec<u32> = storages
+            .iter()
+            .map(|n| match names.iter().position(|x| x == n) {
+                Some(k) => k as u32,
+                None => {
+                    names.push(n.clone());
+                    (names.len() - 1) as u32
+                }
+            })
+            .collect();
+        let id_of = |n: &str| names.iter().position(|x| x == n).unwrap_or(0) as u32;
+        // Per statement and access: the array's id, and whether it is placed.
+        let ids: Vec<(Vec<(u32, bool)>, Vec<(u32, bool)>)> = self
+            .program
+            .statements
+            .iter()
+            .map(|s| {
+                let f = |a: &crate::model::Access| (id_of(&a.array), placed.contains(&a.array));
+                (s.reads.iter().map(f).collect(), s.writes.iter().map(f).collect())
+            })
+            .collect();
+        let read = |mem: &Mem, names: &[String], key: &CellKey| -> i64 {
+            mem.get(key).unwrap_or_else(|| initial_value(&names[key.array as usize], key.cell()))
+        };
+        let mut index: Vec<i64> = Vec::new();
+        let mut locate = |array: &str, id: u32, is_placed: bool, cell: &[i64]| -> Result<CellKey> {
+            if is_placed {
+                index.clear();
+                if let Some(k) = place(array, cell, &mut index)? {
+                    let sid = *storage_ids.get(k).ok_or_else(|| ProgramError::Exec(format!("storage #{k} of {} storage arrays", storage_ids.len())))?;
+                    return CellKey::new(sid, &index);
+                }
+            }
+            CellKey::new(id, cell)
+        };
+        let sparams: Vec<Vec<i64>> =
+            self.program.statements.iter().map(|s| crate::order::statement_params(&self.program, s, params)).collect::<Result<_>>()?;
+        // The box of every storage array's touched cells, for dense memories.
+        let mut boxes: Vec<Option<(Vec<i64>, Vec<i64>)>> = vec![None; names.len()];
+        let mut grow = |key: &CellKey| {
+            let c = key.cell();
+            match &mut boxes[key.array as usize] {
+                Some((lo, hi)) if lo.len() == c.len() => {
+                    for d in 0..c.len() {
+                        lo[d] = lo[d].min(c[d]);
+                        hi[d] = hi[d].max(c[d]);
+                    }
+                }
+                b @ None => *b = Some((c.to_vec(), c.to_vec())),
+                Some(_) => {}
+            }
+        };
+        for k in 0..ord.len() {
+            if k % 4096 == 0 {
+                polyalloc_ilp::budget::check()?;
+            }
+            let (si, it, _) = ord.instance(&self.program, k);
+            let st = &self.program.statements[si];
+            let sp = &sparams[si];
+            for (ai, a) in st.reads.iter().chain(&st.writes).enumerate() {
+                if !a.happens_at(sp, it)? {
+                    continue;
+                }
+                let cell = a.cell_at(sp, it)?;
+                let (id, is_placed) = if ai < st.reads.len() { ids[si].0[ai] } else { ids[si].1[ai - st.reads.len()] };
+                grow(&CellKey::new(id, &cell)?);
+                grow(&locate(&a.array, id, is_placed, &cell)?);
+            }
+        }
+        let mut orig = Mem::new(&boxes);
+        let mut new = Mem::new(&boxes);
+        let mut vo = Vec::new();
+        let mut vn = Vec::new();
+        for (done, &k) in ord.in_time_order().iter().enumerate() {
+            if done % 4096 == 0 {
+                polyalloc_ilp::budget::check()?;
+            }
+            let (si, it, _) = ord.instance(&self.program, k as usize);
+            let st = &self.program.statements[si];
+            let sp = &sparams[si];
+            vo.clear();
+            vn.clear();
+            for (ri, a) in st.reads.iter().enumerate() {
+                if !a.happens_at(sp, it)? {
+                    vo.push(None);
+                    vn.push(None);
+                    continue;
+                }
+                let cell = a.cell_at(sp, it)?;
+                let (id, is_placed) = ids[si].0[ri];
+                let ko = CellKey::new(id, &cell)?;
+                let kn = locate(&a.array, id, is_placed, &cell)?;
+                let (o, n) = (read(&orig, &names, &ko), read(&new, &names, &kn));
+                report.reads_compared += 1;
+                if o != n {
+                    report.push(Mismatch::Read { stmt: st.name.clone(), iter: it.to_vec(), read: ri, array: a.array.clone(), cell, expected: o, got: n });
+                }
+                vo.push(Some(o));
+                vn.push(Some(n));
+            }
+            let ctx = Ctx { stmt: si, params: sp, iter: it };
+            let (oo, on) = ((self.bodies[si])(&ctx, &vo), (self.bodies[si])(&ctx, &vn));
+            if oo.len() != st.writes.len() || on.len() != st.writes.len() {
+                return Err(ProgramError::Exec(format!("the body of {} returned {} values for {} writes", st.name, oo.len(), st.writes.len())));
+            }
+            for (wi, ((a, o), n)) in st.writes.iter().zip(oo).zip(on).enumerate() {
+                if a.happens_at(sp, it)? {
+                    let cell = a.cell_at(sp, it)?;
+                    let (id, is_placed) = ids[si].1[wi];
+                    orig.insert(CellKey::new(id, &cell)?, o)?;
+                    new.insert(locate(&a.array, id, is_placed, &cell)?, n)?;
+                }
+            }
+        }
+        // Final values where the code after the program reads them.
+        let mut cells: Vec<CellKey> = Vec::new();
+        for key in orig.keys().iter().chain(new.keys().iter()) {
+            let array = &names[key.array as usize];
+            let live = if placed.contains(array) {
+                let mut any = false;
+                for s in &self.program.live_out {
+                    if s.space().output.name.as_deref() == Some(array.as_str()) && s.space().n_dim() == key.cell().len() && set_contains(s, params, key.cell())? {
+                        any = true;
+                        break;
+                    }
+                }
+                any
+            } else {
+                // A program array not placed: every cell either run wrote. New storage
+                // arrays are not read after the program.
+                self.program.statements.iter().any(|s| s.writes.iter().chain(&s.reads).any(|a| &a.array == array))
+            };
+            if live {
+                cells.push(*key);
+            }
+        }
+        cells.sort();
+        cells.dedup();
+        for key in cells {
+            let (e, g) = (read(&orig, &names, &key), read(&new, &names, &key));
+            report.live_out_compared += 1;
+            if e != g {
+                report.push(Mismatch::LiveOut { array: names[key.array as usize].clone(), cell: key.cell().to_vec(), expected: e, got: g });
+            }
+        }
+        Ok(report)
     }
 }

@@ -51,12 +51,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod access;
 mod conflict;
 pub mod deps;
 mod error;
 pub mod exec;
 mod live;
 mod model;
+pub mod order;
 
 pub use error::{ProgramError, Result};
 pub use conflict::MAX_CONFLICT_PIECES;

@@ -3,9 +3,8 @@
 //! (004 Sec. 2.1: the cells live at one time pairwise conflict).
 
 use crate::error::{ProgramError, Result};
-use crate::model::Program;
+use crate::model::{FxMap, Program};
 use polyalloc_formulation::{Result as FResult, Set};
-use std::collections::{BTreeMap, HashMap};
 
 /// Result of [`max_live`] for one array.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,141 +48,126 @@ pub fn max_live_under(program: &Program, params: &[i64], time: &InstanceTime<'_>
     simulate(program, params, Some(time))
 }
 
+/// Most statement instances [`max_live`] simulates (over all statements). Each costs
+/// its time vector once and a rank; the cells cost a few words each.
+pub const MAX_LIVE_INSTANCES: usize = 4 * crate::exec::INSTANCE_LIMIT;
+
 fn simulate(program: &Program, params: &[i64], time: Option<&InstanceTime<'_>>) -> Result<Vec<LiveReport>> {
     if params.len() != program.params.len() {
         return Err(ProgramError::Invalid(format!("{} values for parameters {:?}", params.len(), program.params)));
     }
-    // array -> cell -> write times; reads as (array, cell, time).
-    type Cells = HashMap<Vec<i64>, Vec<Vec<i64>>>;
-    let mut writes: BTreeMap<String, Cells> = BTreeMap::new();
-    let mut reads: Vec<(String, Vec<i64>, Vec<i64>)> = Vec::new();
-    // Memory grows with the statement instances: at most the executor's limit.
-    let mut instances = 0usize;
-    let mut failed: Option<ProgramError> = None;
-    for (si, s) in program.statements.iter().enumerate() {
-        let sp = s.domain.space().clone();
-        let pos: Vec<usize> = sp
-            .params
-            .iter()
-            .map(|p| program.params.iter().position(|q| q == p).ok_or_else(|| ProgramError::Invalid(format!("unknown parameter `{p}`"))))
-            .collect::<Result<_>>()?;
-        let sparams: Vec<i64> = pos.iter().map(|&i| params[i]).collect();
-        let mut too_many = false;
-        s.domain.clone().for_each_point(&sparams, &mut |it| -> FResult<bool> {
-            instances += 1;
-            if instances > crate::exec::INSTANCE_LIMIT {
-                too_many = true;
-                return Ok(false);
-            }
-            let t: Vec<i64> = match time {
-                None => s.schedule.iter().map(|a| a.eval(&sparams, it)).collect::<FResult<_>>()?,
-                Some(f) => match f(si, params, it) {
-                    Ok(t) => t,
-                    Err(e) => {
-                        failed = Some(e);
-                        return Ok(false);
-                    }
-                },
-            };
-            for w in &s.writes {
-                if w.happens_at(&sparams, it)? {
-                    writes.entry(w.array.clone()).or_default().entry(w.cell_at(&sparams, it)?).or_default().push(t.clone());
+    let ord = crate::order::Ordered::build(program, params, time, MAX_LIVE_INSTANCES).map_err(|e| match e {
+        ProgramError::Exec(m) => ProgramError::Exec(format!("{m}: max-live is not simulated beyond that")),
+        e => e,
+    })?;
+    // The instances, in enumeration order: `visit(rank, statement, sparams, iter)`.
+    let sparams: Vec<Vec<i64>> =
+        program.statements.iter().map(|s| crate::order::statement_params(program, s, params)).collect::<Result<_>>()?;
+    let replay = |visit: &mut dyn FnMut(u32, &crate::model::Statement, &[i64], &[i64]) -> FResult<()>| -> Result<()> {
+        for k in 0..ord.len() {
+            let (si, it, r) = ord.instance(program, k);
+            visit(r, &program.statements[si], &sparams[si], it)?;
+        }
+        Ok(())
+    };
+    // Pass 2: writes. Per cell its values in write order, each with the rank of its last
+    // read.
+    type Values = FxMap<Vec<i64>, Vec<(u32, Option<u32>)>>;
+    // By array name order, as the reports are.
+    let mut names: Vec<&str> = program.statements.iter().flat_map(|s| s.writes.iter().map(|a| a.array.as_str())).collect();
+    names.sort_unstable();
+    names.dedup();
+    let mut values: Vec<(String, Values)> = names.iter().map(|n| (n.to_string(), Values::default())).collect();
+    let id = |name: &str| names.binary_search(&name).ok();
+    replay(&mut |r, s, sp, it| {
+        for w in &s.writes {
+            if let Some(k) = id(&w.array) {
+                if w.happens_at(sp, it)? {
+                    values[k].1.entry(w.cell_at(sp, it)?).or_default().push((r, None));
                 }
             }
-            for r in &s.reads {
-                if r.happens_at(&sparams, it)? {
-                    reads.push((r.array.clone(), r.cell_at(&sparams, it)?, t.clone()));
-                }
-            }
-            Ok(true)
-        })?;
-        if let Some(e) = failed.take() {
-            return Err(e);
         }
-        if too_many {
-            return Err(ProgramError::Exec(format!(
-                "more than {} statement instances at {params:?}: max-live is not simulated beyond that",
-                crate::exec::INSTANCE_LIMIT
-            )));
-        }
-    }
-    // Times of different lengths compare as if padded with zeros (the schedules of a
-    // program may have different depths).
-    let d = writes.values().flat_map(|c| c.values().flatten()).chain(reads.iter().map(|r| &r.2)).map(Vec::len).max().unwrap_or(0);
-    for t in writes.values_mut().flat_map(|c| c.values_mut().flatten()).chain(reads.iter_mut().map(|r| &mut r.2)) {
-        t.resize(d, 0);
-    }
-    // Per cell: its values in write order, each with the time of its last read.
-    type Values = HashMap<Vec<i64>, Vec<(Vec<i64>, Option<Vec<i64>>)>>;
-    let mut values: BTreeMap<String, Values> = BTreeMap::new();
-    for (array, cells) in writes {
-        let mut per = Values::new();
-        for (cell, mut times) in cells {
-            times.sort();
-            if let Some(w) = times.windows(2).find(|w| w[0] == w[1]) {
+        Ok(())
+    })?;
+    values.retain(|(_, cells)| !cells.is_empty());
+    let names: Vec<String> = values.iter().map(|(n, _)| n.clone()).collect();
+    let id = |name: &str| names.binary_search_by(|n| n.as_str().cmp(name)).ok();
+    for (array, cells) in values.iter_mut() {
+        for (cell, vals) in cells.iter_mut() {
+            vals.sort_unstable();
+            if let Some(w) = vals.windows(2).find(|w| w[0].0 == w[1].0) {
+                let at = ord.time_of_rank(w[0].0);
                 return Err(ProgramError::Invalid(format!(
-                    "cell {array}{cell:?} is written twice at time {:?}: the value it holds after that time is not defined",
-                    w[0]
+                    "cell {array}{cell:?} is written twice at time {at:?}: the value it holds after that time is not defined"
                 )));
             }
-            per.insert(cell, times.into_iter().map(|t| (t, None)).collect());
-        }
-        values.insert(array, per);
-    }
-    for (a, cell, t) in reads {
-        let Some(vals) = values.get_mut(&a).and_then(|m| m.get_mut(&cell)) else { continue };
-        // The value read at `t` is the last one written strictly before `t`.
-        let k = vals.partition_point(|(w, _)| *w < t);
-        if k == 0 {
-            continue; // read before the first write: the cell's input value
-        }
-        let v = &mut vals[k - 1];
-        if v.1.as_ref().is_none_or(|l| t > *l) {
-            v.1 = Some(t);
         }
     }
+    // Pass 3: reads. The value read at `t` is the last one written strictly before `t`.
+    replay(&mut |r, s, sp, it| {
+        for a in &s.reads {
+            let Some(cells) = id(&a.array).map(|k| &mut values[k].1) else { continue };
+            if !a.happens_at(sp, it)? {
+                continue;
+            }
+            let Some(vals) = cells.get_mut(&a.cell_at(sp, it)?) else { continue };
+            let k = vals.partition_point(|(w, _)| *w < r);
+            if k == 0 {
+                continue; // read before the first write: the cell's input value
+            }
+            let v = &mut vals[k - 1];
+            if v.1.is_none_or(|l| r > l) {
+                v.1 = Some(r);
+            }
+        }
+        Ok(())
+    })?;
+    let n_ranks = ord.n_ranks();
     let mut out = Vec::new();
     for (array, cells) in values {
-        let lo_sets: Vec<&Set> = program.live_out.iter().filter(|s| s.space().output.name.as_deref() == Some(array.as_str())).collect();
-        // Events per time: (frees, writes, dead-after).
-        let mut ev: BTreeMap<Vec<i64>, (usize, usize, usize)> = BTreeMap::new();
+        // The live-out sets of the array, with their parameters' values.
+        let mut lo_sets: Vec<(&Set, Vec<i64>)> = Vec::new();
+        for s in program.live_out.iter().filter(|s| s.space().output.name.as_deref() == Some(array.as_str())) {
+            let sparams: Vec<i64> = s
+                .space()
+                .params
+                .iter()
+                .map(|p| program.params.iter().position(|q| q == p).map(|i| params[i]).ok_or_else(|| ProgramError::Invalid(format!("unknown parameter `{p}`"))))
+                .collect::<Result<_>>()?;
+            lo_sets.push((s, sparams));
+        }
+        // Events per rank: (frees, writes, dead-after).
+        let mut ev: Vec<[u32; 3]> = vec![[0; 3]; n_ranks];
         let mut n_values = 0;
         for (cell, vals) in &cells {
             let mut live_out = false;
-            for s in &lo_sets {
-                let pos: Vec<usize> = s
-                    .space()
-                    .params
-                    .iter()
-                    .map(|p| program.params.iter().position(|q| q == p).ok_or_else(|| ProgramError::Invalid(format!("unknown parameter `{p}`"))))
-                    .collect::<Result<_>>()?;
-                let sparams: Vec<i64> = pos.iter().map(|&i| params[i]).collect();
-                if s.contains(&sparams, cell)? {
+            for (s, sparams) in &lo_sets {
+                if s.space().n_dim() == cell.len() && crate::model::set_contains(s, sparams, cell)? {
                     live_out = true;
                     break;
                 }
             }
             for (k, (w, last)) in vals.iter().enumerate() {
                 n_values += 1;
-                ev.entry(w.clone()).or_default().1 += 1;
+                ev[*w as usize][1] += 1;
                 let final_live_out = live_out && k + 1 == vals.len();
                 if !final_live_out {
                     match last {
-                        Some(l) => ev.entry(l.clone()).or_default().0 += 1,
-                        None => ev.entry(w.clone()).or_default().2 += 1,
+                        Some(l) => ev[*l as usize][0] += 1,
+                        None => ev[*w as usize][2] += 1,
                     }
                 }
             }
         }
         let (mut cur, mut best, mut at) = (0usize, 0usize, Vec::new());
-        for (t, (frees, ws, dead)) in ev {
-            cur -= frees.min(cur);
-            cur += ws;
+        for (t, [frees, ws, dead]) in ev.into_iter().enumerate() {
+            cur -= (frees as usize).min(cur);
+            cur += ws as usize;
             if cur > best {
                 best = cur;
-                at = t.clone();
+                at = ord.time_of_rank(t as u32);
             }
-            cur -= dead.min(cur);
+            cur -= (dead as usize).min(cur);
         }
         out.push(LiveReport { array, max_live: best, at_time: at, cells_written: cells.len(), values_written: n_values });
     }

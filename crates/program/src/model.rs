@@ -143,7 +143,11 @@ impl Statement {
             for t in texts {
                 for m in Set::parse_union(t)? {
                     for piece in m.pieces() {
-                        let one = Set::from_pieces(m.space().clone(), vec![piece.clone()])?;
+                        // A relation that is a function only on the domain (Polly's
+                        // floor divisions) in the form of one.
+                        let piece = crate::access::as_function(&piece.align_params(&dsp.params)?, &domain)?;
+                        let piece = &piece;
+                        let one = Set::from_pieces(piece.space().clone(), vec![piece.clone()])?;
                         let (tuple, index) = conv_map(&one, t)?;
                         let array = tuple.name.ok_or_else(|| ProgramError::Invalid(format!("`{t}`: the array needs a name")))?;
                         let mut g = piece.domain()?.align_params(&dsp.params)?.with_space(dsp.clone())?;
@@ -220,7 +224,10 @@ impl Program {
         if let Some(p) = sp.params.iter().find(|p| !self.params.contains(p)) {
             return Err(ProgramError::Invalid(format!("the live-out set of `{name}` uses undeclared parameter `{p}`")));
         }
-        self.live_out.push(s);
+        // Over the program's parameters, in its order (the executor and max-live
+        // evaluate it with the program's parameter values).
+        let pieces = s.pieces().iter().map(|p| p.align_params(&self.params)).collect::<polyalloc_formulation::Result<Vec<_>>>()?;
+        self.live_out.push(Set::from_pieces(sp.with_params(self.params.clone()), pieces)?);
         Ok(())
     }
 
@@ -262,3 +269,51 @@ impl Program {
         self.statements.iter().map(|s| s.schedule.len()).max().unwrap_or(0)
     }
 }
+
+/// True when `point` is in `set` at `params`; pieces without existential variables are
+/// tested by evaluating their rows (the executor and max-live ask once per access or
+/// cell).
+pub(crate) fn set_contains(set: &Set, params: &[i64], point: &[i64]) -> polyalloc_formulation::Result<bool> {
+    if set.pieces().iter().any(|p| p.n_local() > 0) {
+        return set.contains(params, point);
+    }
+    let eval = |r: &Vec<i64>| -> i128 {
+        r[0] as i128 + r[1..].iter().zip(params.iter().chain(point)).map(|(&a, &b)| a as i128 * b as i128).sum::<i128>()
+    };
+    Ok(set.pieces().iter().any(|p| p.equalities().iter().all(|r| eval(r) == 0) && p.inequalities().iter().all(|r| eval(r) >= 0)))
+}
+
+/// A fast hasher for the simulations' maps of cells (vectors of small integers; no
+/// adversary: the keys come from the program itself): FxHash, as rustc uses.
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher {
+    hash: u64,
+}
+
+impl std::hash::Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(b));
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_i64(&mut self, v: i64) {
+        self.write_u64(v as u64);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(v as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
+
+/// A hash map with [`FxHasher`].
+pub type FxMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;

@@ -274,3 +274,37 @@ fn max_live_counts_values_not_cells() {
         assert_eq!((r[0].cells_written as i64, r[0].values_written as i64), (n, n * t));
     }
 }
+
+/// Polly prints an access through a pointer to rows at a shifted row as a floor
+/// division (`MemRef_call[o0, 768 + 768i0 + i1 - 768o0] : 768i0 + i1 < 768o0 <= ...`);
+/// on the statement's domain it is the affine access `[i0 + 1, i1]`, and the program
+/// model reads it as that function, with no guard left.
+#[test]
+fn floor_division_accesses_are_read_as_the_function_they_are_on_the_domain() {
+    let st = Statement::parse(
+        "{ S[i0, i1] : 0 <= i0 <= 511 and 0 <= i1 <= 767 }",
+        "{ S[i0, i1] -> [1, i0, i1] }",
+        &["{ S[i0, i1] -> out[i0, i1] }"],
+        &[
+            "{ S[i0, i1] -> bx[o0, 768 + 768i0 + i1 - 768o0] : 768i0 + i1 < 768o0 <= 768 + 768i0 + i1 }",
+            "{ S[i0, i1] -> bx[o0, 1536 + 768i0 + i1 - 768o0] : 769 + 768i0 + i1 <= 768o0 <= 1536 + 768i0 + i1 }",
+        ],
+    )
+    .expect("read as functions");
+    for (k, a) in st.reads.iter().enumerate() {
+        assert!(a.guard.is_none(), "read {k}: guard {:?}", a.guard);
+        for it in [[0, 0], [3, 767], [511, 5]] {
+            assert_eq!(a.cell_at(&[], &it).unwrap(), vec![it[0] + 1 + k as i64, it[1]]);
+        }
+    }
+    // Where the division is not one row on the domain (i1 up to 1000 crosses a row of
+    // 768), the relation is not a function of this form and is refused.
+    let e = Statement::parse(
+        "{ S[i0, i1] : 0 <= i0 <= 511 and 0 <= i1 <= 1000 }",
+        "{ S[i0, i1] -> [i0, i1] }",
+        &["{ S[i0, i1] -> bx[o0, 768 + 768i0 + i1 - 768o0] : 768i0 + i1 < 768o0 <= 768 + 768i0 + i1 }"],
+        &[],
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("not an affine function"), "{e}");
+}
