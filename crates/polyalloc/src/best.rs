@@ -5,7 +5,10 @@
 //! with its size or its failure, is in the details ([`BestDetails`]).
 //!
 //! Ties keep the earlier method in registry order (the papers' order), so `best` is
-//! deterministic. Sizes are compared as numbers at the size point; a candidate whose
+//! deterministic. Each candidate runs under a fair share of the run's time budget (what
+//! is left, divided by the candidates left plus one share kept for the final
+//! verification): a candidate out of time fails alone, and the mappings already found
+//! are kept. Sizes are compared as numbers at the size point; a candidate whose
 //! size cannot be evaluated there (a row not folded, no instance) ranks after every
 //! folded one.
 
@@ -107,12 +110,24 @@ impl Method for Best {
         let point = input.size_point();
         let mut candidates = Vec::new();
         let mut outcomes: Vec<Option<Outcome>> = Vec::new();
-        for m in self.others() {
-            if !m.targets(input).unwrap_or_default().iter().any(|t| t == target) {
-                continue;
-            }
+        let applicable: Vec<&'static dyn Method> =
+            self.others().filter(|m| m.targets(input).unwrap_or_default().iter().any(|t| t == target)).collect();
+        for (k, m) in applicable.iter().enumerate() {
             let mut c = Candidate { method: m.name().into(), mapping: None, size: None, size_at: None, error: None };
-            let outcome = match m.run(input, target, solver) {
+            // A fair share of the run's time budget: what is left divided by the
+            // candidates left plus one share kept for the facade's verification of the
+            // winner. A candidate that runs out of its share fails alone; the others
+            // and the mapping already found are kept.
+            let share = polyalloc_ilp::budget::remaining().map(|r| r / (applicable.len() - k + 1) as u32);
+            let (result, verified) = polyalloc_ilp::budget::scoped(m.name(), share, || {
+                let r = m.run(input, target, solver);
+                let v = match &r {
+                    Ok(o) if o.mapping.is_some() || o.shared.is_some() => Some(verify_outcome(input, o, solver, m.name()).map_err(|f| f.to_string())),
+                    _ => None,
+                };
+                (r, v)
+            });
+            let outcome = match result {
                 Ok(o) => o,
                 Err(e) => {
                     c.error = Some(e.to_string());
@@ -127,8 +142,8 @@ impl Method for Best {
                 outcomes.push(None);
                 continue;
             }
-            if let Err(f) = verify_outcome(input, &outcome, solver, m.name()) {
-                c.error = Some(f.to_string());
+            if let Some(Err(f)) = verified {
+                c.error = Some(f);
                 candidates.push(c);
                 outcomes.push(None);
                 continue;

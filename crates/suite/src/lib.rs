@@ -14,6 +14,7 @@
 
 mod build;
 pub mod inter;
+pub mod jscop;
 mod problem;
 pub mod smo_input;
 
@@ -192,6 +193,9 @@ impl Example {
     pub fn load(path: &Path) -> Result<Example, SuiteError> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| SuiteError::Io { file: path.to_path_buf(), message: e.to_string() })?;
+        if jscop::is_jscop(path) {
+            return jscop::read(&text, path, &jscop::JscopOptions::default());
+        }
         if smo_input::is_smo_input(path) {
             let ex = smo_input::read(&text, path)?;
             ex.validate()?;
