@@ -220,3 +220,93 @@ fn a_fold_region_keeps_the_cells_outside_it_in_place() {
         assert!(rep.mismatches.iter().any(|m| matches!(m, Mismatch::Read { cell, .. } if cell == &vec![0])));
     }
 }
+
+/// A time-expanded 1-D stencil on `A[t, i]`, `t = 1..T`, whose row 0 is an input and
+/// whose last row is read after the program.
+fn expanded_stencil() -> Executor {
+    let mut p = Program::new("[T, N] -> { : T >= 3 and N >= 3 }").unwrap();
+    p.add_statement(
+        Statement::parse(
+            "[T, N] -> { S[t, i] : 1 <= t <= T and 1 <= i <= N }",
+            "[T, N] -> { S[t, i] -> [t, i] }",
+            &["[T, N] -> { S[t, i] -> A[t, i] }"],
+            &["[T, N] -> { S[t, i] -> A[t - 1, i - 1] }", "[T, N] -> { S[t, i] -> A[t - 1, i] }", "[T, N] -> { S[t, i] -> A[t - 1, i + 1] }"],
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    p.add_live_out("[T, N] -> { A[t, i] : t = T }").unwrap();
+    Executor::with_hash_bodies(p)
+}
+
+/// Memory as a compiled program has it: a placement in the array itself must not
+/// overwrite an input value before it is read, nor a value read later; a new array
+/// holds garbage until written.
+#[test]
+fn placed_runs_model_memory_as_compiled() {
+    let exec = expanded_stencil();
+    let (t, n) = (6i64, 8i64);
+    let placed = vec!["A".to_string()];
+    let storages = vec!["A".to_string(), "A2".to_string()];
+    // The cells the program writes and nobody reads after it: rows 1..T-1, columns
+    // 1..N. The others (row 0, columns 0 and N + 1: inputs; row T: live-out) stay.
+    let folded = |c: &[i64]| 1 <= c[0] && c[0] < t && 1 <= c[1] && c[1] <= n;
+    type Place<'a> = &'a dyn Fn(&str, &[i64], &mut Vec<i64>) -> polyalloc_program::Result<Option<usize>>;
+    let rows = |row: &'static dyn Fn(i64) -> i64| {
+        move |_: &str, c: &[i64], idx: &mut Vec<i64>| -> polyalloc_program::Result<Option<usize>> {
+            if !folded(c) {
+                return Ok(None);
+            }
+            idx.extend([row(c[0]), c[1]]);
+            Ok(Some(0))
+        }
+    };
+    let run = |place: Place<'_>| exec.compare_placed(&[t, n], &placed, &storages, place).unwrap();
+    // Two rows of A's own rows 1 and 2 (written cells only): correct.
+    let r = run(&rows(&|r| r % 2 + 1));
+    assert!(r.ok(), "{}", r.summary());
+    assert_eq!(r.reads_compared as i64, t * n * 3);
+    // Rows 0 and 1: row 2 lands on the inputs of row 0, which only row 1 reads: correct.
+    assert!(run(&rows(&|r| r % 2)).ok());
+    // Row 1 on row 0 overwrites input A[0, i] while A[1, i + 1] still has to read it.
+    let r = run(&rows(&|r| (r + 1) % 2));
+    assert!(matches!(r.mismatches.first(), Some(Mismatch::Read { cell, .. }) if cell[0] == 0), "{}", r.summary());
+    // One row for every t: A[t - 1, i] is overwritten by A[t, i - 1]'s neighbour first.
+    let r = run(&rows(&|_| 1));
+    assert!(matches!(r.mismatches.first(), Some(Mismatch::Read { .. })), "{}", r.summary());
+    // Rows T - 1 and T: row T - 1 is folded onto the cells where row T is then
+    // written, before row T has read it all.
+    assert!(!run(&rows(&|r| r % 2 + 5)).ok());
+    // A placement that puts a folded value on a live-out cell after its last write.
+    let late = |_: &str, c: &[i64], idx: &mut Vec<i64>| -> polyalloc_program::Result<Option<usize>> {
+        if !folded(c) {
+            return Ok(None);
+        }
+        // Row T - 1's cell N goes to the live-out cell A[T, 1], which is written at
+        // (T, 1) before A[T - 1, N] is read at (T, N - 1).
+        if c[0] == t - 1 && c[1] == n {
+            idx.extend([t, 1]);
+        } else {
+            idx.extend([c[0] % 2 + 1, c[1]]);
+        }
+        Ok(Some(0))
+    };
+    assert!(!run(&late).ok());
+    // A new array for every cell, inputs included: the reads of row 0 get garbage.
+    let r = run(&|_: &str, c: &[i64], idx: &mut Vec<i64>| {
+        idx.extend([c[0] % 2, c[1]]);
+        Ok(Some(1))
+    });
+    assert!(matches!(r.mismatches.first(), Some(Mismatch::Read { cell, .. }) if cell[0] == 0), "{}", r.summary());
+    // The live-out cells placed elsewhere: the caller, reading them where they belong,
+    // finds the input values there.
+    let away = |_: &str, c: &[i64], idx: &mut Vec<i64>| -> polyalloc_program::Result<Option<usize>> {
+        if c[0] == t && 1 <= c[1] && c[1] <= n {
+            idx.extend([0, c[1]]);
+            return Ok(Some(1));
+        }
+        Ok(None)
+    };
+    let r = run(&away);
+    assert!(r.mismatches.iter().any(|m| matches!(m, Mismatch::LiveOut { cell, .. } if cell[0] == t)), "{}", r.summary());
+}
