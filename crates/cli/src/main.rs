@@ -94,6 +94,54 @@ enum Command {
         #[arg(long, value_name = "SECS", default_value_t = run::DEFAULT_TIME_LIMIT)]
         time_limit: f64,
     },
+    /// Folds the arrays of a C program through clang and Polly: the SCoPs exported,
+    /// every array allocated and checked, the folded program compiled, run and
+    /// compared with the original.
+    #[command(after_help = "Needs clang-19 and opt-19 with Polly (Debian: sudo apt-get install clang-19 llvm-19 libpolly-19-dev).\n\
+Arrays local to a function and used only in its SCoP are folded into a new smaller array; parameters and globals live after the function as a whole unless a comment `// polyalloc live-out: { A[t, i] : t = T - 1 }` in the source (or --live-out) narrows them, and then fold in place.\n\
+Exit codes: 0 folded or nothing to fold, 1 invalid input or missing compiler, 2 a compiler step failed, 3 the folding was refused (outputs differ).")]
+    Fold {
+        /// The C file.
+        file: PathBuf,
+        /// A method, or `best` (every method, the smallest verified mapping).
+        #[arg(long, default_value = "best", value_name = "M")]
+        method: String,
+        /// The solver backend.
+        #[arg(long, default_value = polyalloc::DEFAULT_BACKEND, value_name = "B")]
+        backend: String,
+        /// Values of the SCoPs' parameters (sizes passed at run time), e.g. `T=100,N=1000`:
+        /// the folded program is specialised to them.
+        #[arg(long, value_name = "N=9,B=32")]
+        params: Option<String>,
+        /// Cells read after the function, `[FUNCTION:]{ A[t, i] : t = T - 1 }` (repeatable;
+        /// replaces a source annotation of the same array).
+        #[arg(long = "live-out", value_name = "SET")]
+        live_out: Vec<String>,
+        /// Keeps the JSCoP files, the IR and both binaries in DIR.
+        #[arg(long, value_name = "DIR")]
+        emit: Option<PathBuf>,
+        /// The C compiler (default: clang-19 on PATH).
+        #[arg(long, value_name = "PATH")]
+        clang: Option<PathBuf>,
+        /// LLVM's optimizer with Polly (default: opt-19 on PATH).
+        #[arg(long, value_name = "PATH")]
+        opt: Option<PathBuf>,
+        /// An extra flag for the C front end (`-I dir`, `-DN=64`; repeatable).
+        #[arg(long = "cflag", value_name = "FLAG", allow_hyphen_values = true)]
+        cflags: Vec<String>,
+        /// Runs of each program (alternating; medians are reported); 0: compile only.
+        #[arg(long, default_value_t = 3, value_name = "N")]
+        runs: usize,
+        /// The report as one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Prints each step and its time on standard error.
+        #[arg(long)]
+        verbose: bool,
+        /// Wall-clock budget in seconds of each array's allocation. 0: none.
+        #[arg(long, value_name = "SECS", default_value_t = run::DEFAULT_TIME_LIMIT)]
+        time_limit: f64,
+    },
     /// Lists the bench-suite examples, the methods and the backends compiled in.
     List {
         /// As one JSON object.
@@ -146,7 +194,42 @@ fn run_cli(cli: Cli) -> Result<i32, polyalloc::Error> {
             })
         }
         Command::List { json } => list(&suite, json),
+        Command::Fold { file, method, backend, params, live_out, emit, clang, opt, cflags, runs, json, verbose, time_limit } => {
+            let time_limit = run::parse_time_limit(time_limit)?;
+            let params = params.as_deref().map(run::parse_params).transpose()?.unwrap_or_default();
+            let live_out = live_out
+                .iter()
+                .map(|t| polyalloc_fold::annotate::from_cli(t))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| polyalloc::Error::Input(e.to_string()))?;
+            let opts = polyalloc_fold::FoldOptions { method, backend, params, live_out, emit, clang, opt, cflags, runs, time_limit, verbose, chooser: None };
+            fold(&file, &opts, json)
+        }
     }
+}
+
+fn fold(file: &std::path::Path, opts: &polyalloc_fold::FoldOptions, json: bool) -> Result<i32, polyalloc::Error> {
+    use std::io::Write;
+    let report = polyalloc_fold::fold(file, opts).map_err(|e| {
+        if e.is_input() {
+            polyalloc::Error::Input(e.to_string())
+        } else {
+            polyalloc::Error::Solver(e.to_string())
+        }
+    })?;
+    let text = if json {
+        let mut t = serde_json::to_string(&report).map_err(|e| polyalloc::Error::Input(e.to_string()))?;
+        t.push('\n');
+        t
+    } else {
+        report.text()
+    };
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes()).and_then(|_| out.flush()).map_err(|e| polyalloc::Error::io("<stdout>", e))?;
+    Ok(match report.verdict {
+        polyalloc_fold::Verdict::Refused { .. } => polyalloc::EXIT_VERIFICATION,
+        _ => EXIT_OK,
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
