@@ -9,7 +9,8 @@ use crate::results::ResultsFile;
 use std::path::{Path, PathBuf};
 
 /// Copies `from/latest.json` to `refs/baseline.json` (keeping the old reference's
-/// `kernels` section when the run has none) and `from/bench.json`, when it exists, to
+/// `kernels` section when the run has none, and its C corpus records the run does not
+/// have) and `from/bench.json`, when it exists, to
 /// `refs/bench.json`; then regenerates the report in `refs`. Returns the files written.
 ///
 /// Unless `force`, a run that would lose anything the reference has is refused before
@@ -42,8 +43,14 @@ pub fn bless(from: &Path, refs: &Path, force: bool) -> Result<Vec<PathBuf>, Xtas
             )));
         }
     }
-    if let Some(old) = old.filter(|_| run.kernels.is_empty()) {
-        run.kernels = old.kernels;
+    if let Some(old) = old {
+        if run.kernels.is_empty() {
+            run.kernels = old.kernels;
+        }
+        // C corpus records the run does not have (the main job folds a subset) stay.
+        let mine = std::mem::take(&mut run.c_corpus);
+        run.c_corpus = old.c_corpus;
+        crate::c_corpus::merge(&mut run, mine);
     }
     let mut written = Vec::new();
     run.save(&baseline)?;

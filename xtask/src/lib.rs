@@ -24,6 +24,7 @@
 //! `reproduce --strict` found a paper result not reproduced).
 
 pub mod bench;
+pub mod c_corpus;
 pub mod bless;
 pub mod compare;
 pub mod extra;

@@ -113,6 +113,27 @@ enum Command {
     /// and with the Sec. 5 mitigations): time, memory, bit-identical outputs; writes the
     /// `kernels` section of results/local/latest.json (untracked).
     Kernels(kernels::KernelsArgs),
+    /// C programs through clang and Polly: `polyalloc fold` on every kernel of
+    /// bench-suite/c with every selected backend (bytes, peak memory, time, outputs);
+    /// writes the `c_corpus` section of results/local/latest.json (untracked). Needs
+    /// clang-19 and opt-19 with Polly; says so and does nothing without them.
+    CCorpus {
+        /// Only these kernels (file names without `.c`), comma-separated or repeated.
+        #[arg(long, value_name = "KERNEL")]
+        only: Vec<String>,
+        /// Backend(s): `default`, a name, `a,b`, or `all` compiled in.
+        #[arg(long, default_value = "default", value_name = "B|all")]
+        backend: String,
+        /// The method (`best`: the smallest verified mapping of every method).
+        #[arg(long, default_value = "best", value_name = "M")]
+        method: String,
+        /// Runs of each program, alternating (medians are recorded).
+        #[arg(long, default_value_t = 5, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100))]
+        runs: u64,
+        /// Results file whose `c_corpus` section is updated (default results/local/latest.json, untracked).
+        #[arg(long, value_name = "PATH")]
+        out: Option<PathBuf>,
+    },
     /// Writes results/REPORT.md and SVG plots from the reference results
     /// (results/baseline.json and results/bench.json).
     Report {
@@ -265,9 +286,32 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
             note_backends(&sel.backend);
             let pb = progress_bar();
             let opts = reproduce::Options { corpus: split_list(&corpus), ..sel.options()? };
-            let (results, path) = reproduce::main_job(&opts, out, Some(&pb))?;
+            // C programs through Polly: a quick subset of bench-suite/c when clang-19
+            // and opt-19 are here (the whole corpus: `cargo xtask c-corpus`), folded
+            // beside the paper examples (one run each: its times are not measurements).
+            let c_quick = if opts.only.is_empty() {
+                match xtask::c_corpus::unavailable() {
+                    Some(why) => {
+                        eprintln!("xtask: C programs (bench-suite/c): skipped: {why}");
+                        None
+                    }
+                    None => Some(std::thread::spawn(|| {
+                        xtask::c_corpus::QUICK.iter().map(|k| xtask::c_corpus::one(k, polyalloc::DEFAULT_BACKEND, "best", 1)).collect::<Vec<_>>()
+                    })),
+                }
+            } else {
+                None
+            };
+            let (mut results, path) = reproduce::main_job(&opts, out, Some(&pb))?;
             pb.finish_and_clear();
             print!("{}", reproduce::markdown(&results));
+            if let Some(h) = c_quick {
+                let records = h.join().map_err(|_| xtask::XtaskError::Input("the C corpus thread panicked".into()))?;
+                println!("\n## C programs folded through clang and Polly (a quick subset; all: `cargo xtask c-corpus`)\n");
+                print!("{}", xtask::c_corpus::markdown(&records));
+                xtask::c_corpus::merge(&mut results, records);
+                results.save(&path)?;
+            }
             eprintln!("xtask: wrote {} (untracked unless --out says otherwise; `cargo xtask bless` makes it the reference)", path.display());
             let missing = reproduce::not_reproduced(&results);
             if strict && !missing.is_empty() {
@@ -301,6 +345,38 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
             Ok(if report.regressions().is_empty() { EXIT_OK } else { EXIT_CHECK })
         }
         Command::Kernels(args) => kernels::main(args),
+        Command::CCorpus { only, backend, method, runs, out } => {
+            if let Some(why) = xtask::c_corpus::unavailable() {
+                eprintln!("xtask: c-corpus: skipped: {why}");
+                return Ok(EXIT_OK);
+            }
+            let all = xtask::c_corpus::kernels(&xtask::c_corpus::corpus_dir())?;
+            let only = split_list(&only);
+            for o in &only {
+                if !all.contains(o) {
+                    return Err(xtask::XtaskError::Input(format!("--only: no kernel `{o}` in bench-suite/c; kernels: {}", all.join(", "))));
+                }
+            }
+            let backends: Vec<String> = polyalloc::run::backends(&backend)?.into_iter().map(|b| b.name).collect();
+            let path = out.unwrap_or_else(|| xtask::local_dir().join("latest.json"));
+            // Load first: a file that does not parse is an error, never overwritten.
+            let mut file = if path.exists() { ResultsFile::load(&path)? } else { ResultsFile::new("cargo xtask c-corpus", &xtask::workspace_root()) };
+            let start = std::time::Instant::now();
+            let mut records = Vec::new();
+            for k in all.iter().filter(|k| only.is_empty() || only.contains(k)) {
+                for b in &backends {
+                    let r = xtask::c_corpus::one(k, b, &method, runs as usize);
+                    eprintln!("xtask: c-corpus: [{:6.1}s] {k} / {b}: {} ({:.1} s)", start.elapsed().as_secs_f64(), r.verdict, r.fold_seconds);
+                    records.push(r);
+                }
+            }
+            print!("{}", xtask::c_corpus::markdown(&records));
+            let bad = records.iter().filter(|r| r.verdict == "refused" || r.verdict == "error").count();
+            xtask::c_corpus::merge(&mut file, records);
+            file.save(&path)?;
+            eprintln!("xtask: wrote the c_corpus section of {}", path.display());
+            Ok(if bad > 0 { EXIT_CHECK } else { EXIT_OK })
+        }
         Command::Report { dir, results, bench, check } => {
             let dir = dir.unwrap_or_else(results_dir);
             let inputs = report::Inputs::load(results.unwrap_or_else(xtask::reference_path), bench.or_else(|| Some(xtask::reference_bench_path())))?;

@@ -211,6 +211,19 @@ mapping (e.g. `smo` and `lattice`) show the noise level.\n\n",
         );
         s.push_str(&kernels_markdown(&latest.kernels));
     }
+    if !latest.c_corpus.is_empty() {
+        s.push_str("\n## C programs folded through clang and Polly (bench-suite/c)\n\n");
+        s.push_str(
+            "`cargo xtask c-corpus`: `polyalloc fold` on each C kernel of `bench-suite/c` (written for this project \
+from the kernels' definitions): Polly's SCoPs, every array allocated by `best` at the program's sizes and checked \
+before Polly imports the folded SCoP, both programs compiled with `clang-19 -O2`, run alternately (medians), \
+outputs compared byte for byte. Bytes: the folded arrays before and after (cells the folded program uses for \
+them); peak RSS: the whole process (`ru_maxrss`); time: the whole process, wall clock. Timings come from \
+whatever machine ran the command and are a few milliseconds: noisy.\n\n\
+![C corpus: bytes](plots/c-bytes.svg)\n\n![C corpus: ratios](plots/c-ratio.svg)\n\n",
+        );
+        s.push_str(&crate::c_corpus::markdown(&latest.c_corpus));
+    }
     s
 }
 
@@ -368,6 +381,10 @@ fn artefacts(dir: &Path, inputs: &Inputs) -> Vec<(PathBuf, String)> {
         (dir.join("plots").join("max-live.svg"), crate::limit::svg(&inputs.results)),
         (dir.join("REPORT.md"), markdown(inputs)),
     ];
+    if !inputs.results.c_corpus.is_empty() {
+        out.push((dir.join("plots").join("c-bytes.svg"), crate::c_corpus::bytes_svg(&inputs.results.c_corpus)));
+        out.push((dir.join("plots").join("c-ratio.svg"), crate::c_corpus::ratio_svg(&inputs.results.c_corpus)));
+    }
     // The scale plots exist only when the bench has a scale suite.
     if let Some(b) = inputs.bench().filter(|b| !b.scale.is_empty()) {
         let (time, size) = crate::scale::svgs(&b.scale);

@@ -313,6 +313,9 @@ pub struct ResultsFile {
     /// The scale suite (`cargo xtask bench --scale`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub scale: Vec<ScaleRecord>,
+    /// C programs folded through clang and Polly (`cargo xtask c-corpus`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub c_corpus: Vec<crate::c_corpus::CRecord>,
 }
 
 impl ResultsFile {
@@ -330,6 +333,7 @@ impl ResultsFile {
             skipped: Vec::new(),
             kernels: Vec::new(),
             scale: Vec::new(),
+            c_corpus: Vec::new(),
         }
     }
 

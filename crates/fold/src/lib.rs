@@ -477,6 +477,7 @@ fn fold_scop(
         None => BTreeMap::new(),
     };
     let mut max_live: Option<Vec<polyalloc_program::LiveReport>> = None;
+    let mut pending: Vec<(usize, Candidates, Cells, u64)> = Vec::new();
     for (c, (memref, l)) in &by_c {
         let Some(arr) = jscop.arrays.iter().find(|a| &&a.name == memref) else { continue };
         let elem = elem_bytes(&arr.ty);
@@ -533,30 +534,69 @@ fn fold_scop(
         }
         log.step(format!("  {c}: cells"));
         if max_live.is_none() {
-            max_live = Some(polyalloc_program::max_live(&program, &values).unwrap_or_default());
-            log.step("  max-live of every array");
+            // Of the arrays that may fold, on their accesses only.
+            let may_fold: Vec<&String> = by_c.iter().filter(|(c, (_, l))| l.scratch || narrowed_sets.contains_key(*c)).map(|(c, _)| c).collect();
+            let mut only = program.clone();
+            for st in &mut only.statements {
+                st.reads.retain(|a| may_fold.contains(&&a.array));
+                st.writes.retain(|a| may_fold.contains(&&a.array));
+            }
+            only.statements.retain(|st| !st.reads.is_empty() || !st.writes.is_empty());
+            max_live = Some(polyalloc_program::max_live(&only, &values).unwrap_or_default());
+            log.step("  max-live of the arrays that may fold");
         }
         ar.max_live = max_live.iter().flatten().find(|r| &r.array == c).map(|r| r.max_live);
         match fold_array(&input, c, memref, &program, &values, &at, &cells, l.scratch, narrowed, opts, backend, method, &function, log)? {
-            Ok((fold, mut folded)) => {
-                folded.bytes = folded.cells * elem;
-                ar.folded = Some(folded);
-                scop.folds.push((fold, cells));
-            }
+            Ok(cands) => pending.push((report.arrays.len(), cands, cells, elem)),
             Err(why) => ar.nothing_to_fold = Some(why),
         }
         report.arrays.push(ar);
     }
-    // The folds together.
-    if scop.folds.len() > 1 {
-        let pairs: Vec<(&ArrayFold, &Cells)> = scop.folds.iter().map(|(f, c)| (f, c)).collect();
-        let r = check::run_check(&program, &values, &pairs)?;
+    // The run check: every array's first placement together (one run of the program);
+    // when that differs, each array's placements alone, in order, and the survivors
+    // together again.
+    if !pending.is_empty() {
+        let mut choice: Vec<Option<usize>> = vec![Some(0); pending.len()];
+        let together = |choice: &[Option<usize>]| -> Result<polyalloc_program::exec::ExecReport, FoldError> {
+            let pairs: Vec<(&ArrayFold, &Cells)> =
+                pending.iter().zip(choice).filter_map(|((_, c, cells, _), k)| k.map(|k| (&c.folds[k], cells))).collect();
+            check::run_check(&program, &values, &pairs)
+        };
+        let mut r = together(&choice)?;
+        log.step(format!("  run check of {} folded arrays together: {}", pending.len(), if r.ok() { "ok" } else { "differs" }));
         if !r.ok() {
-            for a in report.arrays.iter_mut().filter(|a| a.folded.is_some()) {
-                a.folded = None;
-                a.nothing_to_fold = Some(format!("refused by the check of the SCoP's folds together: {}", r.summary()));
+            for (j, (i, c, cells, _)) in pending.iter().enumerate() {
+                choice[j] = None;
+                let mut why = String::new();
+                for (k, f) in c.folds.iter().enumerate() {
+                    let alone = check::run_check(&program, &values, &[(f, cells)])?;
+                    if alone.ok() {
+                        choice[j] = Some(k);
+                        break;
+                    }
+                    why = alone.summary();
+                }
+                if choice[j].is_none() {
+                    report.arrays[*i].nothing_to_fold = Some(format!("refused by the check before Polly: the run with the folded cells differs: {why}"));
+                }
             }
-            scop.folds.clear();
+            log.step("  run checks of each array alone");
+            r = together(&choice)?;
+            if !r.ok() {
+                for (j, (i, _, _, _)) in pending.iter().enumerate() {
+                    if choice[j].is_some() {
+                        report.arrays[*i].nothing_to_fold = Some(format!("refused by the check of the SCoP's folds together: {}", r.summary()));
+                    }
+                }
+                choice.iter_mut().for_each(|c| *c = None);
+            }
+        }
+        for ((i, c, cells, elem), k) in pending.into_iter().zip(choice) {
+            if let Some(k) = k {
+                let fold = c.folds[k].clone();
+                report.arrays[i].folded = Some(describe(&fold, &cells, &c, r.summary(), elem));
+                scop.folds.push((fold, cells));
+            }
         }
     }
     scop.report = report;
@@ -600,7 +640,7 @@ fn fold_array(
     method: &dyn polyalloc::Method,
     function: &str,
     log: &Log,
-) -> Result<Result<(ArrayFold, Folded), String>, FoldError> {
+) -> Result<Result<Candidates, String>, FoldError> {
     // The mapping: the method's, verified by the facade (or the test's chooser).
     let (mapping, winner, verification) = match opts.chooser.as_ref().and_then(|c| c(function, array)) {
         Some(m) => (m, "test-chooser".to_string(), "none (test-only mapping)".to_string()),
@@ -672,47 +712,58 @@ fn fold_array(
         }
     }
     let mut last = String::new();
+    let mut passing = Vec::new();
     for placement in candidates {
         let fold = ArrayFold { array: array.to_string(), memref: memref.to_string(), mapping: mapping.clone(), rows: rows.clone(), placement };
-        if let Err(why) = check::static_checks(&fold, cells)? {
-            last = why;
-            continue;
+        match check::static_checks(&fold, cells)? {
+            Ok(()) => passing.push(fold),
+            Err(why) => last = why,
         }
-        log.step(format!("  {array}: static checks"));
-        let r = check::run_check(program, values, &[(&fold, cells)])?;
-        log.step(format!("  {array}: run check {}", if r.ok() { "ok" } else { "FAILED" }));
-        if !r.ok() {
-            last = format!("the run with the folded cells differs: {}", r.summary());
-            continue;
-        }
-        let (placement_text, cells_used) = match &fold.placement {
-            Placement::NewArray { memref, sizes } => (
-                format!("new array {}[{}]", memref.strip_prefix("MemRef_").unwrap_or(memref), sizes.iter().map(i64::to_string).collect::<Vec<_>>().join("][")),
-                fold.cells_used(cells),
-            ),
-            Placement::InPlace { layout: Layout::PerDim { offset }, .. } => (format!("in place at {offset:?}"), fold.cells_used(cells)),
-            Placement::InPlace { layout: Layout::Linear { base, lo, ext }, .. } => {
-                let mut at = vec![0i64; lo.len()];
-                let mut l = *base;
-                for d in (0..lo.len()).rev() {
-                    at[d] = lo[d] + if d == 0 { l } else { l.rem_euclid(ext[d]) };
-                    l = l.div_euclid(ext[d].max(1));
-                }
-                (format!("in place, one run of cells from {at:?}"), fold.cells_used(cells))
-            }
-        };
-        let folded = Folded {
-            mapping: mapping.to_string(),
-            method: winner.clone(),
-            verification: verification.clone(),
-            placement: placement_text,
-            cells: cells_used as u64,
-            bytes: 0,
-            check: r.summary(),
-        };
-        return Ok(Ok((fold, folded)));
     }
-    Ok(Err(format!("refused by the check before Polly: {last}")))
+    log.step(format!("  {array}: static checks of {} placements", passing.len()));
+    if passing.is_empty() {
+        return Ok(Err(format!("refused by the check before Polly: {last}")));
+    }
+    Ok(Ok(Candidates { folds: passing, method: winner, verification }))
+}
+
+/// The placements of one array that pass the static checks, in order of preference,
+/// with how its mapping was found.
+struct Candidates {
+    folds: Vec<ArrayFold>,
+    method: String,
+    verification: String,
+}
+
+/// The report's view of a folding.
+fn describe(fold: &ArrayFold, cells: &Cells, c: &Candidates, check: String, elem: u64) -> Folded {
+    let placement = match &fold.placement {
+        Placement::NewArray { memref, sizes } => format!(
+            "new array {}[{}]",
+            memref.strip_prefix("MemRef_").unwrap_or(memref),
+            sizes.iter().map(i64::to_string).collect::<Vec<_>>().join("][")
+        ),
+        Placement::InPlace { layout: Layout::PerDim { offset }, .. } => format!("in place at {offset:?}"),
+        Placement::InPlace { layout: Layout::Linear { base, lo, ext }, .. } => {
+            let mut at = vec![0i64; lo.len()];
+            let mut l = *base;
+            for d in (0..lo.len()).rev() {
+                at[d] = lo[d] + if d == 0 { l } else { l.rem_euclid(ext[d]) };
+                l = l.div_euclid(ext[d].max(1));
+            }
+            format!("in place, one run of cells from {at:?}")
+        }
+    };
+    let cells_used = fold.cells_used(cells) as u64;
+    Folded {
+        mapping: fold.mapping.to_string(),
+        method: c.method.clone(),
+        verification: c.verification.clone(),
+        placement,
+        cells: cells_used,
+        bytes: cells_used * elem,
+        check,
+    }
 }
 
 /// Rewrites the folded arrays' access relations of `jscop` (and adds the new arrays);

@@ -216,7 +216,7 @@ pub fn cells_of(program: &Program, params: &[i64], array: &str, live_out: Option
         let sp = stmt_params(program, set.space(), params)?;
         let list: Vec<Vec<i64>> = cells.accessed_cells().collect();
         for c in list {
-            if set.contains(&sp, &c)? {
+            if polyalloc_program::set_contains(set, &sp, &c)? {
                 if let Some(k) = cells.bbox.index(&c) {
                     cells.flags[k] |= LIVE_OUT;
                 }

@@ -63,4 +63,4 @@ pub mod order;
 pub use error::{ProgramError, Result};
 pub use conflict::MAX_CONFLICT_PIECES;
 pub use live::{max_live, max_live_under, InstanceTime, LiveReport};
-pub use model::{Access, Program, Statement};
+pub use model::{set_contains, Access, Program, Statement};

@@ -273,7 +273,7 @@ impl Program {
 /// True when `point` is in `set` at `params`; pieces without existential variables are
 /// tested by evaluating their rows (the executor and max-live ask once per access or
 /// cell).
-pub(crate) fn set_contains(set: &Set, params: &[i64], point: &[i64]) -> polyalloc_formulation::Result<bool> {
+pub fn set_contains(set: &Set, params: &[i64], point: &[i64]) -> polyalloc_formulation::Result<bool> {
     if set.pieces().iter().any(|p| p.n_local() > 0) {
         return set.contains(params, point);
     }

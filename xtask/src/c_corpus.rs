@@ -1,0 +1,294 @@
+//! `cargo xtask c-corpus`: `polyalloc fold` on every C kernel of `bench-suite/c/` with
+//! every selected backend: per kernel the arrays folded (bytes before and after, the
+//! mapping and the method that found it, or why nothing folds), the peak memory and
+//! wall time of the original and folded programs (medians of alternating runs), and
+//! whether their outputs are identical. Replaces the `c_corpus` records of the kernels
+//! and backends it ran in `results/local/latest.json` (untracked); `cargo xtask report`
+//! puts the table and two plots into REPORT.md.
+//!
+//! Needs clang-19 and opt-19 with Polly; without them it says so and does nothing
+//! (the main job, which folds a quick subset, too).
+
+use crate::results::ResultsFile;
+use crate::svg::{hbar_chart, Bar, Group};
+use crate::XtaskError;
+use polyalloc_fold::{fold, FoldOptions, Role, Toolchain, Verdict};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The kernels the main job folds when clang and Polly are present: an intermediate
+/// folded into a new array, a caller's table folded in place, nothing to fold.
+pub const QUICK: [&str; 3] = ["blur-fused", "jacobi-1d-inplace-rows", "matmul"];
+
+/// One array of a folded kernel.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CArray {
+    pub function: String,
+    pub array: String,
+    /// `scratch`, `narrowed`, `live-out`.
+    pub role: String,
+    pub original_bytes: u64,
+    /// `None` when it does not fold.
+    pub folded_bytes: Option<u64>,
+    pub mapping: Option<String>,
+    /// The method that found the mapping (for `best`, the winner).
+    pub method: Option<String>,
+    pub placement: Option<String>,
+    pub max_live: Option<usize>,
+    /// Why it does not fold.
+    pub reason: Option<String>,
+}
+
+/// One process measured: medians over the runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CRun {
+    pub peak_rss_kb: u64,
+    pub wall_ms: f64,
+    pub wall_ms_samples: Vec<f64>,
+}
+
+/// One `polyalloc fold` of a corpus kernel with one backend.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CRecord {
+    /// The file's name without `.c`.
+    pub kernel: String,
+    pub backend: String,
+    pub method: String,
+    /// `folded`, `nothing-to-fold`, `refused`, `error`.
+    pub verdict: String,
+    /// For `refused` and `error`.
+    pub why: Option<String>,
+    /// The arrays written by the kernels' SCoPs (not `main`'s).
+    pub arrays: Vec<CArray>,
+    pub original: Option<CRun>,
+    pub folded: Option<CRun>,
+    pub identical: Option<bool>,
+    /// Wall time of the whole `fold` (compile, allocate, check, compile, run).
+    pub fold_seconds: f64,
+}
+
+impl CRecord {
+    /// Bytes of the folded arrays before and after.
+    pub fn bytes(&self) -> (u64, u64) {
+        self.arrays.iter().filter_map(|a| a.folded_bytes.map(|f| (a.original_bytes, f))).fold((0, 0), |(b, a), (x, y)| (b + x, a + y))
+    }
+}
+
+/// The corpus directory.
+pub fn corpus_dir() -> PathBuf {
+    crate::suite_dir().join("c")
+}
+
+/// The kernels of the corpus (file stems), sorted.
+pub fn kernels(dir: &Path) -> Result<Vec<String>, XtaskError> {
+    let rd = std::fs::read_dir(dir).map_err(|e| XtaskError::Input(format!("{}: {e}", dir.display())))?;
+    let mut out: Vec<String> = rd
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().to_string()))
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
+/// Why the corpus cannot run here, if it cannot.
+pub fn unavailable() -> Option<String> {
+    Toolchain::find(None, None).err().map(|e| e.to_string())
+}
+
+/// Folds `kernel` with `backend` and `method`, `runs` alternating runs each.
+pub fn one(kernel: &str, backend: &str, method: &str, runs: usize) -> CRecord {
+    let start = std::time::Instant::now();
+    let opts = FoldOptions { backend: backend.into(), method: method.into(), runs, ..FoldOptions::default() };
+    let path = corpus_dir().join(format!("{kernel}.c"));
+    let mut rec = CRecord {
+        kernel: kernel.into(),
+        backend: backend.into(),
+        method: method.into(),
+        verdict: "error".into(),
+        why: None,
+        arrays: Vec::new(),
+        original: None,
+        folded: None,
+        identical: None,
+        fold_seconds: 0.0,
+    };
+    match fold(&path, &opts) {
+        Err(e) => rec.why = Some(e.to_string()),
+        Ok(r) => {
+            rec.verdict = match &r.verdict {
+                Verdict::Folded => "folded".into(),
+                Verdict::NothingToFold => "nothing-to-fold".into(),
+                Verdict::Refused { stage, why } => {
+                    rec.why = Some(format!("{stage}: {why}"));
+                    "refused".into()
+                }
+            };
+            for s in r.scops.iter().filter(|s| s.function != "main") {
+                for a in s.arrays.iter().filter(|a| a.role != Role::ReadOnly) {
+                    rec.arrays.push(CArray {
+                        function: s.function.clone(),
+                        array: a.array.clone(),
+                        role: match a.role {
+                            Role::Scratch => "scratch",
+                            Role::Narrowed => "narrowed",
+                            Role::LiveOut => "live-out",
+                            Role::ReadOnly => "read-only",
+                        }
+                        .into(),
+                        original_bytes: a.original_bytes,
+                        folded_bytes: a.folded.as_ref().map(|f| f.bytes),
+                        mapping: a.folded.as_ref().map(|f| f.mapping.clone()),
+                        method: a.folded.as_ref().map(|f| f.method.clone()),
+                        placement: a.folded.as_ref().map(|f| f.placement.clone()),
+                        max_live: a.max_live,
+                        reason: a.nothing_to_fold.clone(),
+                    });
+                }
+            }
+            if let Some(c) = &r.run {
+                let run = |m: &polyalloc_fold::measure::Measurement| CRun { peak_rss_kb: m.peak_rss_kb, wall_ms: m.wall_ms, wall_ms_samples: m.wall_ms_samples.clone() };
+                rec.original = Some(run(&c.original));
+                rec.folded = Some(run(&c.folded));
+                rec.identical = Some(c.identical);
+            }
+        }
+    }
+    rec.fold_seconds = start.elapsed().as_secs_f64();
+    rec
+}
+
+fn kb(k: u64) -> String {
+    if k >= 10 * 1024 {
+        format!("{:.1} MB", k as f64 / 1024.0)
+    } else {
+        format!("{k} kB")
+    }
+}
+
+fn bytes(b: u64) -> String {
+    let b = b as f64;
+    if b >= 1e6 {
+        format!("{:.1} MB", b / 1e6)
+    } else if b >= 1e3 {
+        format!("{:.1} kB", b / 1e3)
+    } else {
+        format!("{b} B")
+    }
+}
+
+/// The tables: one row per kernel and backend, then the arrays.
+pub fn markdown(records: &[CRecord]) -> String {
+    let mut s = String::new();
+    s.push_str("| kernel | backend | verdict | arrays folded | bytes before -> after | peak RSS original -> folded | time original -> folded (ratio) | outputs |\n");
+    s.push_str("|---|---|---|---|---|---|---|---|\n");
+    for r in records {
+        let (b, a) = r.bytes();
+        let folded = r.arrays.iter().filter(|x| x.folded_bytes.is_some()).count();
+        let mem = match (&r.original, &r.folded) {
+            (Some(o), Some(f)) => format!("{} -> {} ({:.2}x)", kb(o.peak_rss_kb), kb(f.peak_rss_kb), f.peak_rss_kb as f64 / o.peak_rss_kb.max(1) as f64),
+            _ => "-".into(),
+        };
+        let time = match (&r.original, &r.folded) {
+            (Some(o), Some(f)) => format!("{:.1} -> {:.1} ms ({:.2}x)", o.wall_ms, f.wall_ms, f.wall_ms / o.wall_ms.max(1e-9)),
+            _ => "-".into(),
+        };
+        let verdict = match &r.why {
+            Some(w) => format!("{} ({})", r.verdict, w.lines().next().unwrap_or("")),
+            None => r.verdict.clone(),
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {folded} of {} | {} | {mem} | {time} | {} |",
+            r.kernel,
+            r.backend,
+            verdict.replace('|', "\\|"),
+            r.arrays.len(),
+            if folded > 0 { format!("{} -> {}", bytes(b), bytes(a)) } else { "-".into() },
+            match r.identical {
+                Some(true) => "identical",
+                Some(false) => "DIFFERENT",
+                None => "-",
+            }
+        );
+    }
+    s.push_str("\nPer array (first backend of each kernel):\n\n");
+    s.push_str("| kernel | array | role | bytes | folded to | mapping (method) | max-live | or why not |\n|---|---|---|---|---|---|---|---|\n");
+    let mut seen = std::collections::BTreeSet::new();
+    for r in records {
+        if !seen.insert(r.kernel.clone()) {
+            continue;
+        }
+        for a in &r.arrays {
+            let _ = writeln!(
+                s,
+                "| {} | `{}` | {} | {} | {} | {} | {} | {} |",
+                r.kernel,
+                a.array,
+                a.role,
+                bytes(a.original_bytes),
+                a.folded_bytes.map(bytes).unwrap_or_else(|| "-".into()),
+                a.mapping.as_ref().map(|m| format!("`{m}` ({})", a.method.as_deref().unwrap_or("?"))).unwrap_or_else(|| "-".into()),
+                a.max_live.map(|m| m.to_string()).unwrap_or_else(|| "-".into()),
+                a.reason.as_deref().unwrap_or("").replace('|', "\\|")
+            );
+        }
+    }
+    s
+}
+
+/// The first record of each kernel (the first backend run).
+fn firsts(records: &[CRecord]) -> Vec<&CRecord> {
+    let mut seen = std::collections::BTreeSet::new();
+    records.iter().filter(|r| seen.insert(r.kernel.clone())).collect()
+}
+
+/// Bytes of the folded arrays before and after, per kernel that folds.
+pub fn bytes_svg(records: &[CRecord]) -> String {
+    let series = vec!["original".to_string(), "folded".to_string()];
+    let groups: Vec<Group> = firsts(records)
+        .into_iter()
+        .filter(|r| r.bytes().0 > 0)
+        .map(|r| {
+            let (b, a) = r.bytes();
+            Group {
+                label: r.kernel.clone(),
+                bars: vec![
+                    Bar { series: "original".into(), value: b.max(1) as f64, marker: None },
+                    Bar { series: "folded".into(), value: a.max(1) as f64, marker: None },
+                ],
+            }
+        })
+        .collect();
+    hbar_chart("C corpus: bytes of the folded arrays", "bytes (log scale)", &groups, &series, None)
+}
+
+/// Folded / original: peak memory and wall time, per kernel that ran.
+pub fn ratio_svg(records: &[CRecord]) -> String {
+    let series = vec!["peak RSS folded/original".to_string(), "time folded/original".to_string()];
+    let groups: Vec<Group> = firsts(records)
+        .into_iter()
+        .filter_map(|r| {
+            let (o, f) = (r.original.as_ref()?, r.folded.as_ref()?);
+            Some(Group {
+                label: r.kernel.clone(),
+                bars: vec![
+                    Bar { series: series[0].clone(), value: (f.peak_rss_kb as f64 / o.peak_rss_kb.max(1) as f64).max(1e-3), marker: Some(1.0) },
+                    Bar { series: series[1].clone(), value: (f.wall_ms / o.wall_ms.max(1e-9)).max(1e-3), marker: Some(1.0) },
+                ],
+            })
+        })
+        .collect();
+    hbar_chart("C corpus: folded / original (below 1: the folded program is smaller, faster)", "ratio (log scale)", &groups, &series, Some("1 (no change)"))
+}
+
+/// Replaces the records of `file` of the (kernel, backend) pairs of `records` by them.
+pub fn merge(file: &mut ResultsFile, records: Vec<CRecord>) {
+    file.c_corpus.retain(|r| !records.iter().any(|n| n.kernel == r.kernel && n.backend == r.backend));
+    file.c_corpus.extend(records);
+    // Kernels in name order, the built-in backend first (the report's per-array table
+    // and plots show it).
+    let key = |r: &CRecord| (r.kernel.clone(), r.backend != polyalloc::DEFAULT_BACKEND, r.backend.clone());
+    file.c_corpus.sort_by_key(key);
+}
