@@ -9,71 +9,17 @@
 //! Needs clang-19 and opt-19 with Polly; without them it says so and does nothing
 //! (the main job, which folds a quick subset, too).
 
-use crate::results::ResultsFile;
+use crate::results::{CArray, CRecord, CRun, ResultsFile};
+use crate::md::human_bytes;
 use crate::svg::{hbar_chart, Bar, Group};
 use crate::XtaskError;
 use polyalloc_fold::{fold, FoldOptions, Role, Toolchain, Verdict};
-use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The kernels the main job folds when clang and Polly are present: an intermediate
 /// folded into a new array, a caller's table folded in place, nothing to fold.
 pub const QUICK: [&str; 3] = ["blur-fused", "jacobi-1d-inplace-rows", "matmul"];
-
-/// One array of a folded kernel.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CArray {
-    pub function: String,
-    pub array: String,
-    /// `scratch`, `narrowed`, `live-out`.
-    pub role: String,
-    pub original_bytes: u64,
-    /// `None` when it does not fold.
-    pub folded_bytes: Option<u64>,
-    pub mapping: Option<String>,
-    /// The method that found the mapping (for `best`, the winner).
-    pub method: Option<String>,
-    pub placement: Option<String>,
-    pub max_live: Option<usize>,
-    /// Why it does not fold.
-    pub reason: Option<String>,
-}
-
-/// One process measured: medians over the runs.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CRun {
-    pub peak_rss_kb: u64,
-    pub wall_ms: f64,
-    pub wall_ms_samples: Vec<f64>,
-}
-
-/// One `polyalloc fold` of a corpus kernel with one backend.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CRecord {
-    /// The file's name without `.c`.
-    pub kernel: String,
-    pub backend: String,
-    pub method: String,
-    /// `folded`, `nothing-to-fold`, `refused`, `error`.
-    pub verdict: String,
-    /// For `refused` and `error`.
-    pub why: Option<String>,
-    /// The arrays written by the kernels' SCoPs (not `main`'s).
-    pub arrays: Vec<CArray>,
-    pub original: Option<CRun>,
-    pub folded: Option<CRun>,
-    pub identical: Option<bool>,
-    /// Wall time of the whole `fold` (compile, allocate, check, compile, run).
-    pub fold_seconds: f64,
-}
-
-impl CRecord {
-    /// Bytes of the folded arrays before and after.
-    pub fn bytes(&self) -> (u64, u64) {
-        self.arrays.iter().filter_map(|a| a.folded_bytes.map(|f| (a.original_bytes, f))).fold((0, 0), |(b, a), (x, y)| (b + x, a + y))
-    }
-}
 
 /// The corpus directory.
 pub fn corpus_dir() -> PathBuf {
@@ -167,17 +113,6 @@ fn kb(k: u64) -> String {
     }
 }
 
-fn bytes(b: u64) -> String {
-    let b = b as f64;
-    if b >= 1e6 {
-        format!("{:.1} MB", b / 1e6)
-    } else if b >= 1e3 {
-        format!("{:.1} kB", b / 1e3)
-    } else {
-        format!("{b} B")
-    }
-}
-
 /// The tables: one row per kernel and backend, then the arrays.
 pub fn markdown(records: &[CRecord]) -> String {
     let mut s = String::new();
@@ -205,7 +140,7 @@ pub fn markdown(records: &[CRecord]) -> String {
             r.backend,
             verdict.replace('|', "\\|"),
             r.arrays.len(),
-            if folded > 0 { format!("{} -> {}", bytes(b), bytes(a)) } else { "-".into() },
+            if folded > 0 { format!("{} -> {}", human_bytes(b), human_bytes(a)) } else { "-".into() },
             match r.identical {
                 Some(true) => "identical",
                 Some(false) => "DIFFERENT",
@@ -227,8 +162,8 @@ pub fn markdown(records: &[CRecord]) -> String {
                 r.kernel,
                 a.array,
                 a.role,
-                bytes(a.original_bytes),
-                a.folded_bytes.map(bytes).unwrap_or_else(|| "-".into()),
+                human_bytes(a.original_bytes),
+                a.folded_bytes.map(human_bytes).unwrap_or_else(|| "-".into()),
                 a.mapping.as_ref().map(|m| format!("`{m}` ({})", a.method.as_deref().unwrap_or("?"))).unwrap_or_else(|| "-".into()),
                 a.max_live.map(|m| m.to_string()).unwrap_or_else(|| "-".into()),
                 a.reason.as_deref().unwrap_or("").replace('|', "\\|")

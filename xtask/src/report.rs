@@ -7,6 +7,7 @@
 //! `results/plots/solve-time.svg` (solve time per backend: the bench median when
 //! available, else the reproduce run's time).
 
+use crate::md::human_bytes;
 use crate::svg::{hbar_chart, Bar, Group};
 use crate::XtaskError;
 use crate::results::{write_atomic, ResultsFile};
@@ -227,18 +228,6 @@ whatever machine ran the command and are a few milliseconds: noisy.\n\n\
     s
 }
 
-fn human_bytes(b: u64) -> String {
-    let b = b as f64;
-    if b >= 1e9 {
-        format!("{:.2} GB", b / 1e9)
-    } else if b >= 1e6 {
-        format!("{:.1} MB", b / 1e6)
-    } else if b >= 1e3 {
-        format!("{:.1} kB", b / 1e3)
-    } else {
-        format!("{b} B")
-    }
-}
 
 /// Per kernel and method: the fastest folded variant (lowest median), with the kernel's
 /// full-storage record. In record order (kernels, then methods, as measured).

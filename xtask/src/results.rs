@@ -194,6 +194,60 @@ impl ReferenceTime {
     }
 }
 
+/// One array of a C kernel folded by `cargo xtask c-corpus` (`crate::c_corpus`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CArray {
+    pub function: String,
+    pub array: String,
+    /// `scratch`, `narrowed`, `live-out`.
+    pub role: String,
+    pub original_bytes: u64,
+    /// `None` when it does not fold.
+    pub folded_bytes: Option<u64>,
+    pub mapping: Option<String>,
+    /// The method that found the mapping (for `best`, the winner).
+    pub method: Option<String>,
+    pub placement: Option<String>,
+    pub max_live: Option<usize>,
+    /// Why it does not fold.
+    pub reason: Option<String>,
+}
+
+/// One process measured: medians over the runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CRun {
+    pub peak_rss_kb: u64,
+    pub wall_ms: f64,
+    pub wall_ms_samples: Vec<f64>,
+}
+
+/// One `polyalloc fold` of a corpus kernel with one backend.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CRecord {
+    /// The file's name without `.c`.
+    pub kernel: String,
+    pub backend: String,
+    pub method: String,
+    /// `folded`, `nothing-to-fold`, `refused`, `error`.
+    pub verdict: String,
+    /// For `refused` and `error`.
+    pub why: Option<String>,
+    /// The arrays written by the kernels' SCoPs (not `main`'s).
+    pub arrays: Vec<CArray>,
+    pub original: Option<CRun>,
+    pub folded: Option<CRun>,
+    pub identical: Option<bool>,
+    /// Wall time of the whole `fold` (compile, allocate, check, compile, run).
+    pub fold_seconds: f64,
+}
+
+impl CRecord {
+    /// Bytes of the folded arrays before and after.
+    pub fn bytes(&self) -> (u64, u64) {
+        self.arrays.iter().filter_map(|a| a.folded_bytes.map(|f| (a.original_bytes, f))).fold((0, 0), |(b, a), (x, y)| (b + x, a + y))
+    }
+}
+
 /// One `cargo xtask kernels` measurement: a kernel of 004 Table II run with one
 /// method's mapping (or full storage) in one variant (crate `polyalloc-kernels`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -315,7 +369,7 @@ pub struct ResultsFile {
     pub scale: Vec<ScaleRecord>,
     /// C programs folded through clang and Polly (`cargo xtask c-corpus`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub c_corpus: Vec<crate::c_corpus::CRecord>,
+    pub c_corpus: Vec<CRecord>,
 }
 
 impl ResultsFile {

@@ -37,9 +37,22 @@ struct Cli {
 enum Command {
     /// Finds, verifies and prints storage mappings for the arrays of FILE.
     Allocate {
-        /// A bench-suite-format JSON file, an SMO tool input (`*.smo.input`), `-` for
-        /// standard input (JSON), or a bench-suite id.
+        /// A bench-suite-format JSON file, an SMO tool input (`*.smo.input`), a SCoP
+        /// exported by Polly (`*.jscop`, or a directory of them), `-` for standard input
+        /// (JSON; with --jscop, a JSCoP), or a bench-suite id.
         file: String,
+        /// Standard input is a JSCoP file.
+        #[arg(long)]
+        jscop: bool,
+        /// JSCoP: arrays (C names) that are local to the kernel, nothing of them lives
+        /// after the SCoP (comma-separated or repeated; default: every array lives after
+        /// it as a whole, unless the file was written by `polyalloc fold --emit`).
+        #[arg(long, value_name = "A,B")]
+        scratch: Vec<String>,
+        /// JSCoP: the cells read after the SCoP, `{ A[t, i] : t = 99 }` (narrows those
+        /// arrays' live-out sets).
+        #[arg(long = "live-out", value_name = "SET")]
+        live_out: Option<String>,
         /// The array, or a method's named run (repeatable; default: every target of
         /// every method).
         #[arg(long, value_name = "A")]
@@ -182,9 +195,30 @@ fn suite_dir(cli_suite: &Option<PathBuf>) -> PathBuf {
 fn run_cli(cli: Cli) -> Result<i32, polyalloc::Error> {
     let suite = suite_dir(&cli.suite);
     match cli.command {
-        Command::Allocate { file, array, method, backend, params, json, dump_lp, time_limit } => {
+        Command::Allocate { file, jscop, scratch, live_out, array, method, backend, params, json, dump_lp, time_limit } => {
             let time_limit = run::parse_time_limit(time_limit)?;
-            allocate(&file, &suite, &array, &method, &backend, params.as_deref(), json, dump_lp, time_limit)
+            let jopts = polyalloc::JscopOptions {
+                scratch: scratch.iter().flat_map(|s| s.split(',')).map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
+                live_out,
+                params: params.as_deref().map(run::parse_params).transpose()?.unwrap_or_default(),
+            };
+            // A directory of JSCoP files (Polly's export directory): each in turn.
+            let path = PathBuf::from(&file);
+            let files: Vec<String> = if path.is_dir() {
+                let fs = run::jscop_files(&path)?;
+                if fs.is_empty() {
+                    return Err(polyalloc::Error::Input(format!("{file}: a directory without JSCoP files (*.jscop)")));
+                }
+                fs.iter().map(|p| p.display().to_string()).collect()
+            } else {
+                vec![file]
+            };
+            let mut code = EXIT_OK;
+            for f in &files {
+                let c = allocate(f, &suite, jscop, &jopts, &array, &method, &backend, params.as_deref(), json, dump_lp.clone(), time_limit)?;
+                code = code.max(c);
+            }
+            Ok(code)
         }
         Command::Check { file, array, hyperplanes, moduli, params, backend, json, time_limit } => {
             let time_limit = run::parse_time_limit(time_limit)?;
@@ -236,6 +270,8 @@ fn fold(file: &std::path::Path, opts: &polyalloc_fold::FoldOptions, json: bool) 
 fn allocate(
     file: &str,
     suite: &std::path::Path,
+    stdin_jscop: bool,
+    jopts: &polyalloc::JscopOptions,
     arrays: &[String],
     method: &str,
     backend: &str,
@@ -246,7 +282,7 @@ fn allocate(
 ) -> Result<i32, polyalloc::Error> {
     let methods = registry().select(method)?;
     let backends = run::backends(backend)?;
-    let ex = run::load_input(file, suite)?;
+    let ex = run::load_input_with(file, suite, stdin_jscop, jopts)?;
     let values = params.map(run::parse_params).transpose()?;
     if let Some(v) = &values {
         run::check_params(&ex, v)?;

@@ -243,7 +243,12 @@ pub fn array_life(canon: &Module, raw: Option<&Module>, function: &str, region: 
             let outside: Vec<&str> = f.uses(value).filter(|(b, l)| !blocks.contains(*b) && !harmless(l)).map(|(_, l)| l).collect();
             match outside.first() {
                 None => (true, format!("local to `{function}` ({}) and used only in this SCoP", storage_word(storage))),
-                Some(l) => (false, format!("local to `{function}` but used outside this SCoP (`{}`): live after it as a whole", l.trim())),
+                Some(l) => {
+                    let l = l.trim();
+                    let short: String = l.chars().take(60).collect();
+                    let more = if short.len() < l.len() { "..." } else { "" };
+                    (false, format!("local to `{function}` but used outside this SCoP (`{short}{more}`): live after it as a whole"))
+                }
             }
         }
         Storage::Parameter => (false, format!("a parameter of `{function}`: live after it as a whole")),

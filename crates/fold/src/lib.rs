@@ -241,14 +241,33 @@ pub fn fold(source: &Path, opts: &FoldOptions) -> Result<FoldReport, FoldError> 
         .filter(|p| polyalloc_suite::jscop::is_jscop(p))
         .collect();
     files.sort();
-    let mut used_specs: BTreeSet<usize> = BTreeSet::new();
+    // Every --params name is a parameter of some SCoP.
+    let mut all_params: BTreeSet<String> = BTreeSet::new();
+    for f in &files {
+        let j = Jscop::parse(&read(f)?, f)?;
+        if let Ok(ctx) = Set::parse(&j.context) {
+            all_params.extend(ctx.space().params.iter().cloned());
+        }
+    }
+    if let Some(p) = opts.params.keys().find(|p| !all_params.contains(*p)) {
+        return Err(FoldError::Input(format!(
+            "--params: `{p}` is not a parameter of any SCoP of {} (parameters: {})",
+            source.display(),
+            if all_params.is_empty() { "none: its sizes are fixed".to_string() } else { all_params.iter().cloned().collect::<Vec<_>>().join(", ") }
+        )));
+    }
+    // Per spec: applied somewhere (`None`), or the error of its text where it did not parse.
+    let mut used_specs: BTreeMap<usize, Option<String>> = BTreeMap::new();
     let mut scops = Vec::new();
     for file in files {
         log.step(format!("SCoP {}", file.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default()));
         scops.push(fold_scop(&file, opts, &canon_ir, &raw_ir, &specs, &mut used_specs, &backend, method, &log)?);
     }
     for (k, sp) in specs.iter().enumerate() {
-        if !used_specs.contains(&k) {
+        if let Some(Some(why)) = used_specs.get(&k) {
+            return Err(FoldError::Input(format!("{}: polyalloc live-out `{}`: {why}", sp.origin, sp.set)));
+        }
+        if !used_specs.contains_key(&k) {
             return Err(FoldError::Input(format!(
                 "{}: polyalloc live-out `{}` names no array of a SCoP{}",
                 sp.origin,
@@ -370,20 +389,33 @@ fn discard_folded(_dir: &Path, scops: &[Scop], folded_ll: &Path, fold_bin: &Path
 
 /// The arrays a spec narrows in this SCoP, as one union text over C names (`None`: it
 /// names none of them): sets of an array of that name and number of dimensions.
-fn narrowed_for(spec: &LiveOutSpec, function: &str, names: &BTreeMap<String, usize>) -> Result<Option<String>, FoldError> {
+fn narrowed_for(spec: &LiveOutSpec, function: &str, names: &BTreeMap<String, usize>, params: &[String]) -> Result<Result<Option<String>, String>, FoldError> {
     if spec.function.as_deref().is_some_and(|f| f != function) {
-        return Ok(None);
+        return Ok(Ok(None));
     }
-    let sets = Set::parse_union(&spec.set).map_err(|e| FoldError::Input(format!("{}: polyalloc live-out `{}`: {e}", spec.origin, spec.set)))?;
+    // The SCoP's parameters (a C99 size `T` of `double A[T][N]`) may be named without
+    // declaring them.
+    let text = if spec.set.trim_start().starts_with('{') && !params.is_empty() {
+        format!("[{}] -> {}", params.join(", "), spec.set)
+    } else {
+        spec.set.clone()
+    };
+    let sets = match Set::parse_union(&text) {
+        Ok(s) => s,
+        // A set naming another function's parameter does not apply here (if it applies
+        // nowhere, the caller reports this error).
+        Err(e) if spec.function.is_none() => return Ok(Err(e.to_string())),
+        Err(e) => return Err(FoldError::Input(format!("{}: polyalloc live-out `{}`: {e}", spec.origin, spec.set))),
+    };
     let mine: Vec<String> = sets
         .iter()
         .filter(|s| s.space().output.name.as_ref().is_some_and(|n| names.get(n) == Some(&s.space().n_dim())))
         .map(|s| s.to_string())
         .collect();
     if mine.is_empty() {
-        return Ok(None);
+        return Ok(Ok(None));
     }
-    Ok(Some(mine.join("\n")))
+    Ok(Ok(Some(mine.join("\n"))))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -393,7 +425,7 @@ fn fold_scop(
     canon_ir: &ir::Module,
     raw_ir: &ir::Module,
     specs: &[LiveOutSpec],
-    used_specs: &mut BTreeSet<usize>,
+    used_specs: &mut BTreeMap<usize, Option<String>>,
     backend: &Backend,
     method: &dyn polyalloc::Method,
     log: &Log,
@@ -413,11 +445,19 @@ fn fold_scop(
         .iter()
         .filter_map(|a| life.arrays.get(&a.name).map(|l| (l.name.clone(), a.sizes.len())))
         .collect();
+    let ctx = Set::parse(&jscop.context).map_err(|e| FoldError::Input(format!("{}: context: {e}", file.display())))?;
+    let scop_params = ctx.space().params.clone();
     let mut narrowed = Vec::new();
     for (k, sp) in specs.iter().enumerate() {
-        if let Some(t) = narrowed_for(sp, &function, &names)? {
-            used_specs.insert(k);
-            narrowed.extend(t.lines().map(str::to_string));
+        match narrowed_for(sp, &function, &names, &scop_params)? {
+            Ok(Some(t)) => {
+                used_specs.insert(k, None);
+                narrowed.extend(t.lines().map(str::to_string));
+            }
+            Ok(None) => {}
+            Err(why) => {
+                used_specs.entry(k).or_insert(Some(why));
+            }
         }
     }
     if !narrowed.is_empty() {
@@ -430,8 +470,7 @@ fn fold_scop(
             })
             .filter(|b| !b.is_empty())
             .collect();
-        let ctx = Set::parse(&jscop.context).map_err(|e| FoldError::Input(format!("{}: context: {e}", file.display())))?;
-        let params = &ctx.space().params;
+        let params = &scop_params;
         let prefix = if params.is_empty() { String::new() } else { format!("[{}] -> ", params.join(", ")) };
         life.live_out = Some(format!("{prefix}{{ {} }}", bodies.join("; ")));
     }
@@ -448,7 +487,9 @@ fn fold_scop(
         note: None,
     };
     let mut scop = Scop { file: file.to_path_buf(), jscop: jscop.clone(), function: function.clone(), report: report.clone(), folds: Vec::new(), program: None, values: Vec::new() };
-    let options = JscopOptions { scratch: Vec::new(), live_out: None, params: opts.params.clone() };
+    // The values of this SCoP's parameters (another function's do not apply here).
+    let params_here = opts.params.iter().filter(|(k, _)| scop_params.contains(k)).map(|(k, v)| (k.clone(), *v)).collect();
+    let options = JscopOptions { scratch: Vec::new(), live_out: None, params: params_here };
     let example = match polyalloc_suite::jscop::to_example(&jscop, file, &options) {
         Ok(e) => e,
         Err(e) => {
@@ -528,7 +569,13 @@ fn fold_scop(
             continue;
         }
         if ar.role == Role::LiveOut {
-            ar.nothing_to_fold = Some(format!("{}; narrow it with a `polyalloc live-out` annotation or --live-out to fold it", l.why));
+            // A parameter or a global: the user can say what the caller reads.
+            let hint = if matches!(l.storage, polyalloc_suite::jscop::Storage::Parameter | polyalloc_suite::jscop::Storage::Global) {
+                format!(" (to fold it, say which cells the caller reads after it: `// polyalloc live-out: {{ {c}[...] : ... }}`)")
+            } else {
+                String::new()
+            };
+            ar.nothing_to_fold = Some(format!("{}{hint}", l.why));
             report.arrays.push(ar);
             continue;
         }

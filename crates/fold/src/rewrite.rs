@@ -114,20 +114,9 @@ impl Cells {
     }
 }
 
-/// The values of `s`'s parameters (its own order) from the program's.
+/// The values of the parameters of `space` (in its order) from the program's.
 pub fn stmt_params(program: &Program, space: &Space, params: &[i64]) -> Result<Vec<i64>, FoldError> {
-    space
-        .params
-        .iter()
-        .map(|p| {
-            program
-                .params
-                .iter()
-                .position(|q| q == p)
-                .and_then(|k| params.get(k).copied())
-                .ok_or_else(|| FoldError::Input(format!("no value for parameter `{p}`")))
-        })
-        .collect()
+    Ok(polyalloc_program::order::params_of(program, &space.params, params)?)
 }
 
 /// Visits every access of `array` at the instance: `(statement, iteration, access, is
@@ -595,16 +584,21 @@ pub fn relation_text(fold: &ArrayFold, stmt: &str, space: &Space, params: &[i64]
         guard.extend(e.iter().map(|r| format!("{} = 0", lin(r))));
         guard.extend(i.iter().map(|r| format!("{} >= 0", lin(r))));
     }
+    // A row's `h . g(i)` over [1, i].
+    let through_hyperplane = |r: &Row| -> Vec<i64> {
+        let mut row = vec![0i64; m + 1];
+        for (d, &h) in r.coeffs.iter().enumerate() {
+            for j in 0..=m {
+                row[j] += h * g[d][j];
+            }
+        }
+        row
+    };
     // The rows' values `h . g(i) mod e` (or shifted) as linear text with quotients.
     let row_values = || -> (Vec<String>, Vec<String>, Vec<String>) {
         let (mut vals, mut cons, mut q) = (Vec::new(), Vec::new(), Vec::new());
         for (k, r) in fold.rows.iter().enumerate() {
-            let mut row = vec![0i64; m + 1];
-            for (d, &h) in r.coeffs.iter().enumerate() {
-                for j in 0..=m {
-                    row[j] += h * g[d][j];
-                }
-            }
+            let mut row = through_hyperplane(r);
             match r.modulus {
                 Some(e) => {
                     let qk = format!("q{k}");
@@ -652,13 +646,7 @@ pub fn relation_text(fold: &ArrayFold, stmt: &str, space: &Space, params: &[i64]
             let off = offset.get(k).copied().unwrap_or(0);
             match fold.rows.get(k) {
                 Some(r) => {
-                    // h . g(i) over [1, i].
-                    let mut row = vec![0i64; m + 1];
-                    for (d, &h) in r.coeffs.iter().enumerate() {
-                        for j in 0..=m {
-                            row[j] += h * g[d][j];
-                        }
-                    }
+                    let mut row = through_hyperplane(r);
                     match r.modulus {
                         Some(e) => {
                             let qk = format!("q{k}");

@@ -61,7 +61,8 @@ impl BasicSet {
             cons.push(fmt_row(r, &names, ">="));
         }
         if cons.is_empty() && self.n_local == 0 {
-            return s;
+            // A universe without a tuple is `{ : }` (`{ }` would be the empty set).
+            return if s.is_empty() { ":".to_string() } else { s };
         }
         let body = if cons.is_empty() { "true".to_string() } else { cons.join(" and ") };
         if !s.is_empty() {

@@ -266,3 +266,15 @@ fn unions_over_several_spaces_group_pieces_by_space() {
     let e = Set::parse_union("{ A[i]; B[i] : i >= }").unwrap_err();
     assert!(matches!(e, Error::Parse(ref p) if p.column == 21), "{e}");
 }
+
+#[test]
+fn a_universe_of_parameters_prints_as_one_and_reads_back() {
+    let u = Set::parse("[N] -> { : }").unwrap();
+    assert_eq!(u.n_pieces(), 1);
+    let back = Set::parse(&u.to_string()).unwrap();
+    assert_eq!(back.n_pieces(), 1, "{u} read back as {back}");
+    assert!(back.contains(&[5], &[]).unwrap());
+    // The empty set stays empty.
+    let e = Set::parse("[N] -> { }").unwrap();
+    assert_eq!(Set::parse(&e.to_string()).unwrap().n_pieces(), 0);
+}

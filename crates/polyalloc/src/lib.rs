@@ -63,6 +63,7 @@ pub use error::{Error, EXIT_INPUT, EXIT_OK, EXIT_SOLVER, EXIT_VERIFICATION};
 pub use polyalloc_alloc::{AllocError, Allocator, Input, Method, MethodError, Outcome, Problem, Refutation, Verification};
 pub use polyalloc_ilp::{budget, output};
 pub use polyalloc_solvers::DEFAULT_BACKEND;
+pub use polyalloc_suite::jscop::JscopOptions;
 pub use polyalloc_suite::{load_dir, Example, SuiteError};
 pub use record::{IlpStat, Record, Status};
 pub use registry::{registry, Registry};

@@ -11,6 +11,7 @@ use polyalloc_ilp::{
     budget, incremental_of, Forwarding, Incremental, Model, RawSolution, RawStatus, Recording, Session, SolutionStatus,
     SolveError, SolveOptions, SolveRecord, SolveTimes, Solver,
 };
+use polyalloc_suite::jscop::JscopOptions;
 use polyalloc_suite::Example;
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -59,19 +60,46 @@ pub fn is_metadata_only(ex: &Example) -> bool {
 /// as `smo-produce-consume`) is also accepted when no such file exists and
 /// `suite_dir/<id>.json` does.
 pub fn load_input(spec: &str, suite_dir: &Path) -> Result<Example, Error> {
+    load_input_with(spec, suite_dir, false, &JscopOptions::default())
+}
+
+/// [`load_input`] with the options of a Polly JSCoP file (`*.jscop`, or standard input
+/// read as one when `stdin_jscop`): which arrays are scratch, narrowed live-out sets,
+/// parameter values (`polyalloc_suite::jscop`).
+pub fn load_input_with(spec: &str, suite_dir: &Path, stdin_jscop: bool, jscop: &JscopOptions) -> Result<Example, Error> {
+    let is_jscop = |p: &Path| polyalloc_suite::jscop::is_jscop(p);
     if spec == "-" {
         let mut text = String::new();
         std::io::stdin().read_to_string(&mut text).map_err(|e| Error::io("<stdin>", e))?;
+        if stdin_jscop {
+            return Ok(polyalloc_suite::jscop::read(&text, Path::new("<stdin>.jscop"), jscop)?);
+        }
         return Ok(Example::from_str(&text, Path::new("<stdin>"))?);
     }
     let path = PathBuf::from(spec);
+    if !is_jscop(&path) && (!jscop.scratch.is_empty() || jscop.live_out.is_some()) {
+        return Err(Error::Input(format!("{spec}: --scratch and --live-out apply to Polly JSCoP files (*.jscop) only")));
+    }
     if !path.exists() {
         let by_id = suite_dir.join(format!("{spec}.json"));
         if !spec.contains('/') && by_id.is_file() {
             return Ok(Example::load(&by_id)?);
         }
     }
+    if is_jscop(&path) {
+        let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+        return Ok(polyalloc_suite::jscop::read(&text, &path, jscop)?);
+    }
     Ok(Example::load(&path)?)
+}
+
+/// The JSCoP files of a directory (Polly's export directory), sorted; empty when it has
+/// none.
+pub fn jscop_files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    let rd = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+    let mut out: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| polyalloc_suite::jscop::is_jscop(p)).collect();
+    out.sort();
+    Ok(out)
 }
 
 /// Parses `--params N=9,B=32`.

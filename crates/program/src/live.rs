@@ -36,10 +36,7 @@ pub fn max_live(program: &Program, params: &[i64]) -> Result<Vec<LiveReport>> {
     simulate(program, params, None)
 }
 
-/// The time of a statement instance under another order than the program's schedules:
-/// `time(statement index, parameter values, iteration)`, compared lexicographically
-/// (the executor's `trace_by` convention).
-pub type InstanceTime<'a> = dyn Fn(usize, &[i64], &[i64]) -> Result<Vec<i64>> + 'a;
+pub use crate::order::InstanceTime;
 
 /// [`max_live`] under the order `time` instead of the statements' schedules (a
 /// transformed program: the shifted and fused loops of a contraction, whose mappings

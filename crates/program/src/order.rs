@@ -4,9 +4,13 @@
 //! ([`crate::exec::Executor::compare_placed`]), which visit millions of instances.
 
 use crate::error::{ProgramError, Result};
-use crate::live::InstanceTime;
 use crate::model::{Program, Statement};
 use polyalloc_formulation::Result as FResult;
+
+/// The time of a statement instance under another order than the program's schedules:
+/// `time(statement index, parameter values, iteration)`, compared lexicographically
+/// (the executor's `trace_by` convention).
+pub type InstanceTime<'a> = dyn Fn(usize, &[i64], &[i64]) -> Result<Vec<i64>> + 'a;
 
 /// The instances of a program in time order.
 #[derive(Clone, Debug)]
@@ -27,11 +31,10 @@ pub struct Ordered {
     max_len: usize,
 }
 
-/// The parameter values of statement `s` (its own parameter order).
-pub(crate) fn statement_params(program: &Program, s: &Statement, params: &[i64]) -> Result<Vec<i64>> {
-    s.domain
-        .space()
-        .params
+/// The values of the parameters `names` (a statement's, a set's: their own order)
+/// from the program's values `params`.
+pub fn params_of(program: &Program, names: &[String], params: &[i64]) -> Result<Vec<i64>> {
+    names
         .iter()
         .map(|p| {
             program
@@ -42,6 +45,11 @@ pub(crate) fn statement_params(program: &Program, s: &Statement, params: &[i64])
                 .ok_or_else(|| ProgramError::Invalid(format!("unknown parameter `{p}`")))
         })
         .collect()
+}
+
+/// The parameter values of statement `s` (its own parameter order).
+pub(crate) fn statement_params(program: &Program, s: &Statement, params: &[i64]) -> Result<Vec<i64>> {
+    params_of(program, &s.domain.space().params, params)
 }
 
 impl Ordered {

@@ -32,6 +32,14 @@
 //! * **Array spaces** are the boxes of the declared sizes; a dimension of unknown size
 //!   (`*`) is bounded by the cells the statements access when the SCoP has no
 //!   parameters, and below by 0 otherwise.
+//! * **Parameters.** Polly's context bounds each parameter by its C type's range; those
+//!   rows are type information and are dropped (they exceed what some solvers
+//!   represent), so the context holds what else Polly knows. A live-out set may name
+//!   the parameters without declaring them (`{ A[t, i] : t = T - 1 }`).
+//! * **Inputs.** Cells the SCoP reads before it writes them hold values from before
+//!   the SCoP: like every cell only read, they are not part of a conflict set, and a
+//!   mapping folds the values the SCoP writes (`polyalloc fold` keeps such cells where
+//!   they are, and its check refuses a folding that would lose one).
 //! * **Instances.** A SCoP without parameters has one instance (its sizes are fixed);
 //!   otherwise the values given by [`JscopOptions::params`], if any.
 //!
@@ -254,6 +262,27 @@ pub fn to_example(jscop: &Jscop, path: &Path, options: &JscopOptions) -> Result<
         return Err(field_err("context".into(), "expected a set of parameters `[N] -> { : ... }`".into()));
     }
     let params = context.space().params.clone();
+    // Polly bounds every parameter by its C type's range (`-2147483648 <= N <=
+    // 2147483647`): type information, true of every value the program can take, and
+    // beyond what some solvers represent. Those rows are dropped.
+    let context = {
+        let mut pieces = Vec::new();
+        for p in context.pieces() {
+            let mut b = polyalloc_formulation::BasicSet::universe(p.space().clone());
+            for r in p.equalities() {
+                b.add_eq_row(r.clone()).map_err(|e| field_err("context".into(), e.to_string()))?;
+            }
+            for r in p.inequalities() {
+                let vars: Vec<i64> = r[1..].iter().copied().filter(|&v| v != 0).collect();
+                let type_bound = vars.len() == 1 && vars[0].abs() == 1 && r[0].unsigned_abs() >= (i32::MAX as u64);
+                if !type_bound {
+                    b.add_ineq_row(r.clone()).map_err(|e| field_err("context".into(), e.to_string()))?;
+                }
+            }
+            pieces.push(b);
+        }
+        Set::from_pieces(context.space().clone(), pieces).map_err(|e| field_err("context".into(), e.to_string()))?
+    };
     for name in options.params.keys() {
         if !params.contains(name) {
             return Err(field_err(
@@ -372,7 +401,7 @@ pub fn to_example(jscop: &Jscop, path: &Path, options: &JscopOptions) -> Result<
         title: format!("SCoP {} of function {function} (Polly JSCoP)", jscop.name),
         source: Source { paper: "polly-jscop".into(), location: path.display().to_string() },
         params: params.clone(),
-        context: Some(jscop.context.clone()),
+        context: Some(context.to_string()),
         arrays: BTreeMap::new(),
         program: Some(ProgramSpec { statements, live_out: None, extra: BTreeMap::new() }),
         instances: instance.into_iter().collect(),
@@ -423,7 +452,9 @@ pub fn to_example(jscop: &Jscop, path: &Path, options: &JscopOptions) -> Result<
     let mut narrowed: BTreeMap<String, String> = BTreeMap::new();
     for (what, text) in [("polyalloc.live_out", life.live_out.as_deref()), ("--live-out", options.live_out.as_deref())] {
         let Some(text) = text else { continue };
-        for set in Set::parse_union(text).map_err(|e| field_err(what.into(), e.to_string()))? {
+        // The SCoP's parameters may be named without declaring them.
+        let text = if text.trim_start().starts_with('{') { format!("{param_prefix}{text}") } else { text.to_string() };
+        for set in Set::parse_union(&text).map_err(|e| field_err(what.into(), e.to_string()))? {
             let sp = set.space();
             let Some(name) = sp.output.name.clone().filter(|_| !sp.is_map()) else {
                 return Err(field_err(what.into(), "expected sets of array cells `{ A[t, i] : ... }`".into()));
