@@ -18,13 +18,13 @@ pub enum FoldError {
     Run(String),
     /// Reading a JSCoP Polly wrote.
     #[error(transparent)]
-    Suite(#[from] polyalloc_suite::SuiteError),
+    Suite(Box<polyalloc_suite::SuiteError>),
     /// A set operation on the SCoP failed.
     #[error("{0}")]
-    Formulation(#[from] polyalloc_formulation::Error),
+    Formulation(Box<polyalloc_formulation::Error>),
     /// The program model refused the SCoP.
     #[error("{0}")]
-    Program(#[from] polyalloc_program::ProgramError),
+    Program(Box<polyalloc_program::ProgramError>),
     /// A file could not be read or written.
     #[error("{path}: {message}")]
     Io { path: String, message: String },
@@ -40,5 +40,23 @@ impl FoldError {
     /// of a step (exit code 2).
     pub fn is_input(&self) -> bool {
         matches!(self, FoldError::Input(_) | FoldError::Toolchain(_) | FoldError::Io { .. })
+    }
+}
+
+impl From<polyalloc_suite::SuiteError> for FoldError {
+    fn from(e: polyalloc_suite::SuiteError) -> Self {
+        FoldError::Suite(Box::new(e))
+    }
+}
+
+impl From<polyalloc_formulation::Error> for FoldError {
+    fn from(e: polyalloc_formulation::Error) -> Self {
+        FoldError::Formulation(Box::new(e))
+    }
+}
+
+impl From<polyalloc_program::ProgramError> for FoldError {
+    fn from(e: polyalloc_program::ProgramError) -> Self {
+        FoldError::Program(Box::new(e))
     }
 }

@@ -185,10 +185,9 @@ pub fn storage(module: &Module, f: &Function, value: &str) -> Storage {
         if rhs.starts_with("alloca ") {
             return Storage::Stack;
         }
-        if rhs.contains(" call ") || rhs.starts_with("call ") || rhs.starts_with("tail call ") {
-            if ["@malloc(", "@calloc(", "@aligned_alloc(", "@valloc(", "@memalign("].iter().any(|a| rhs.contains(a)) {
-                return Storage::Heap;
-            }
+        let call = rhs.contains(" call ") || rhs.starts_with("call ") || rhs.starts_with("tail call ");
+        if call && ["@malloc(", "@calloc(", "@aligned_alloc(", "@valloc(", "@memalign("].iter().any(|a| rhs.contains(a)) {
+            return Storage::Heap;
         }
         return Storage::Unknown;
     }

@@ -741,7 +741,7 @@ fn fold_array(
         }
         if rows.len() <= n {
             for offset in [low, bbox.lo.clone()] {
-                candidates.push(Placement::InPlace { layout: Layout::PerDim { offset }, folded: folded.clone(), kept: kept.clone() });
+                candidates.push(Placement::InPlace { layout: Layout::PerDim { offset }, folded: Box::new(folded.clone()), kept: Box::new(kept.clone()) });
             }
         }
         let ext: Vec<i64> = bbox.lo.iter().zip(&bbox.hi).map(|(l, h)| h - l + 1).collect();
@@ -749,8 +749,8 @@ fn fold_array(
             if (base as u128) + folded_size <= bbox.len() {
                 candidates.push(Placement::InPlace {
                     layout: Layout::Linear { base, lo: bbox.lo.clone(), ext: ext.clone() },
-                    folded: folded.clone(),
-                    kept: kept.clone(),
+                    folded: Box::new(folded.clone()),
+                    kept: Box::new(kept.clone()),
                 });
             }
         }

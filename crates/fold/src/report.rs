@@ -197,7 +197,10 @@ impl FoldReport {
         }
         let (before, after) = self.bytes();
         let _ = match &self.verdict {
-            Verdict::Folded => writeln!(s, "folded: {} arrays, {} -> {}", self.folded_arrays().count(), kb(before), kb(after)),
+            Verdict::Folded => {
+                let n = self.folded_arrays().count();
+                writeln!(s, "folded: {n} array{}, {} -> {}", if n == 1 { "" } else { "s" }, kb(before), kb(after))
+            }
             Verdict::NothingToFold => writeln!(s, "nothing to fold"),
             Verdict::Refused { stage, why } => writeln!(s, "REFUSED ({stage}): {why}"),
         };

@@ -119,13 +119,16 @@ pub fn stmt_params(program: &Program, space: &Space, params: &[i64]) -> Result<V
     Ok(polyalloc_program::order::params_of(program, &space.params, params)?)
 }
 
+/// `(statement, iteration, access, is write, cell)` of [`for_each_access`].
+type AccessVisit<'a> = dyn FnMut(usize, &[i64], &Access, bool, Vec<i64>) + 'a;
+
 /// Visits every access of `array` at the instance: `(statement, iteration, access, is
 /// write, cell)`.
 fn for_each_access(
     program: &Program,
     params: &[i64],
     array: &str,
-    f: &mut dyn FnMut(usize, &[i64], &Access, bool, Vec<i64>),
+    f: &mut AccessVisit<'_>,
 ) -> Result<(), FoldError> {
     for (si, s) in program.statements.iter().enumerate() {
         let acc: Vec<(&Access, bool)> = s
@@ -276,9 +279,9 @@ pub enum Placement {
         /// Where in the array the folded cells go.
         layout: Layout,
         /// The folded cells `C` (cells of the array, no parameters).
-        folded: Set,
+        folded: Box<Set>,
         /// The other cells (the complement of `folded`).
-        kept: Set,
+        kept: Box<Set>,
     },
 }
 
@@ -368,15 +371,18 @@ impl ArrayFold {
         match &self.placement {
             Placement::NewArray { .. } => folded,
             Placement::InPlace { .. } => {
-                let kept = cells.accessed_cells().filter(|c| !(cells.written(c) && !cells.live_out(c))).count() as u128;
+                let kept = cells.accessed_cells().filter(|c| !cells.written(c) || cells.live_out(c)).count() as u128;
                 kept + folded
             }
         }
     }
 }
 
+/// Equalities and inequalities, rows over `[1, dims]`.
+type Rows = (Vec<Vec<i64>>, Vec<Vec<i64>>);
+
 /// Rows of a basic set without parameters or locals, over `[1, dims]`.
-fn plain_rows(b: &BasicSet, params: &[i64]) -> Result<Option<(Vec<Vec<i64>>, Vec<Vec<i64>>)>, FoldError> {
+fn plain_rows(b: &BasicSet, params: &[i64]) -> Result<Option<Rows>, FoldError> {
     if b.n_local() > 0 {
         return Ok(None);
     }
