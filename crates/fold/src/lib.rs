@@ -212,7 +212,11 @@ pub fn fold(source: &Path, opts: &FoldOptions) -> Result<FoldReport, FoldError> 
         .collect();
     args.extend(opts.cflags.iter().cloned());
     args.extend([src.clone(), "-o".into(), s(&ll)]);
-    tc.step(true, &args.iter().map(String::as_str).collect::<Vec<_>>(), "compiling the C file to LLVM IR (clang)")?;
+    // The user's file does not compile: an input error, with clang's own message.
+    tc.step(true, &args.iter().map(String::as_str).collect::<Vec<_>>(), "compiling the C file to LLVM IR (clang)").map_err(|e| match e {
+        FoldError::Step { message, .. } => FoldError::Input(format!("{}: clang-19 does not compile it:\n{message}", source.display())),
+        e => e,
+    })?;
     tc.step(false, &["-S", "-polly-canonicalize", &s(&ll), "-o", &s(&canon)], "canonicalising the IR for Polly (opt -polly-canonicalize)")?;
     let dir_arg = format!("-polly-import-jscop-dir={}", s(&scops_dir));
     tc.step(
