@@ -178,6 +178,28 @@ impl Function {
     }
 }
 
+/// Polly's form of an LLVM name in an array name (`MemRef_smooth_S` for `@smooth.S`):
+/// every character other than a letter, a digit or `_` becomes `_`.
+fn isl_name(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
+}
+
+/// The LLVM name behind Polly's array name `value` in `f` (a local value, a parameter
+/// or a global), as it is spelt in the IR.
+fn resolve(module: &Module, f: &Function, value: &str) -> String {
+    let locals = f.blocks.iter().flat_map(|(_, b)| b).filter_map(|l| l.trim_start().strip_prefix('%')?.split_once(" = ").map(|(n, _)| n));
+    locals
+        .chain(f.params.iter().map(String::as_str))
+        .chain(module.globals.iter().map(String::as_str))
+        .find(|n| *n == value)
+        .or_else(|| {
+            let locals = f.blocks.iter().flat_map(|(_, b)| b).filter_map(|l| l.trim_start().strip_prefix('%')?.split_once(" = ").map(|(n, _)| n));
+            locals.chain(f.params.iter().map(String::as_str)).chain(module.globals.iter().map(String::as_str)).find(|n| isl_name(n) == value)
+        })
+        .unwrap_or(value)
+        .to_string()
+}
+
 /// Where the base pointer `value` of an array of `f` lives.
 pub fn storage(module: &Module, f: &Function, value: &str) -> Storage {
     if let Some(def) = f.definition(value) {
@@ -231,9 +253,13 @@ pub fn array_life(canon: &Module, raw: Option<&Module>, function: &str, region: 
     let Some(f) = canon.function(function) else {
         return ArrayLife { name: value.to_string(), storage: Storage::Unknown, scratch: false, why: format!("no function `{function}` in the IR") };
     };
+    let resolved = resolve(canon, f, value);
+    let value = resolved.as_str();
     let storage = storage(canon, f, value);
     let name = match storage {
         Storage::Heap => raw.and_then(|r| heap_c_name(r, function, value)).unwrap_or_else(|| value.to_string()),
+        // A function's `static` array is the global `@function.name`.
+        Storage::Global => value.strip_prefix(&format!("{function}.")).unwrap_or(value).to_string(),
         _ => value.to_string(),
     };
     let (scratch, why) = match storage {
@@ -251,6 +277,9 @@ pub fn array_life(canon: &Module, raw: Option<&Module>, function: &str, region: 
             }
         }
         Storage::Parameter => (false, format!("a parameter of `{function}`: live after it as a whole")),
+        Storage::Global if value.starts_with(&format!("{function}.")) => {
+            (false, format!("a `static` array of `{function}` (kept from one call to the next): live after it as a whole"))
+        }
         Storage::Global => (false, "a global array: live after the function as a whole".to_string()),
         Storage::Unknown => (false, format!("base pointer `%{value}` is not a local array, a parameter or a global: live after the SCoP as a whole")),
     };
@@ -326,6 +355,17 @@ for.end:                                          ; preds = %for.cond
         assert_eq!(life("MemRef_in").storage, Storage::Parameter);
         assert_eq!(life("MemRef_A").storage, Storage::Global);
         assert_eq!(life("MemRef_zz").storage, Storage::Unknown);
+    }
+
+    /// A function's `static` array is the global `@k.S`, which Polly calls `MemRef_k_S`:
+    /// named `S`, live after the function (it is kept from one call to the next).
+    #[test]
+    fn static_arrays_are_globals_of_the_function() {
+        let ir = "@k.S = internal global [4 x double] zeroinitializer, align 16\n\ndefine dso_local void @k() {\nentry:\n  ret void\n}\n";
+        let m = Module::parse(ir);
+        let life = array_life(&m, None, "k", ("entry", "exit"), "MemRef_k_S");
+        assert_eq!((life.name.as_str(), life.storage, life.scratch), ("S", Storage::Global, false));
+        assert!(life.why.contains("a `static` array of `k`"), "{}", life.why);
     }
 
     #[test]

@@ -164,3 +164,29 @@ fn a_missing_compiler_names_the_packages() {
     let e = fold(&kernel("no-such-kernel"), &FoldOptions::default()).unwrap_err();
     assert!(e.to_string().contains("no-such-kernel.c: no such file"), "{e}");
 }
+
+/// A C file clang does not compile, and a live-out comment that names no array, are
+/// input errors naming the file.
+#[test]
+fn bad_c_input_is_an_input_error_naming_the_file() {
+    if !polly() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("polyalloc-fold-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let broken = dir.join("broken.c");
+    std::fs::write(&broken, "void k(double A[4]) { for (int i = 0; i < 4; i++) A[i] = ; }\n").unwrap();
+    let e = fold(&broken, &FoldOptions::default()).unwrap_err();
+    assert!(e.is_input(), "{e}");
+    assert!(e.to_string().contains("broken.c: clang-19 does not compile it") && e.to_string().contains("expected expression"), "{e}");
+    let wrong = dir.join("wrong.c");
+    std::fs::write(
+        &wrong,
+        "// polyalloc live-out: { Z[i] : i = 3 }\nvoid k(double A[4]) { for (int i = 1; i < 4; i++) A[i] = A[i - 1] + 1.0; }\n",
+    )
+    .unwrap();
+    let e = fold(&wrong, &FoldOptions::default()).unwrap_err();
+    assert!(e.is_input(), "{e}");
+    assert!(e.to_string().contains("wrong.c:1: polyalloc live-out `{ Z[i] : i = 3 }` names no array of a SCoP"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

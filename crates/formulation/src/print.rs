@@ -96,7 +96,15 @@ impl fmt::Display for Set {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt_params(f, &self.space.params)?;
         if self.pieces.is_empty() {
-            return f.write_str("{  }");
+            // The empty set of a tuple keeps its tuple (`{ A[i] : false }`), so that it
+            // reads back in the same space.
+            let sp = &self.space;
+            let tuple = match &sp.input {
+                Some(i) => format!("{i} -> {}", sp.output),
+                None if sp.output.name.is_none() && sp.output.dims.is_empty() => return f.write_str("{  }"),
+                None => sp.output.to_string(),
+            };
+            return write!(f, "{{ {tuple} : false }}");
         }
         let ps: Vec<String> = self.pieces.iter().map(|p| p.fmt_piece()).collect();
         write!(f, "{{ {} }}", ps.join("; "))

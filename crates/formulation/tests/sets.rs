@@ -278,3 +278,15 @@ fn a_universe_of_parameters_prints_as_one_and_reads_back() {
     let e = Set::parse("[N] -> { }").unwrap();
     assert_eq!(Set::parse(&e.to_string()).unwrap().n_pieces(), 0);
 }
+
+#[test]
+fn an_empty_set_of_a_tuple_keeps_its_tuple() {
+    let e = Set::parse("[N] -> { A[t, i] : false }").unwrap();
+    assert_eq!(e.n_pieces(), 0);
+    let back = Set::parse(&e.to_string()).unwrap();
+    assert_eq!(back.space().output.name.as_deref(), Some("A"));
+    assert_eq!(back.space().n_dim(), 2);
+    assert_eq!(back.n_pieces(), 0);
+    let m = Set::parse("{ S[i] -> A[i] : false }").unwrap();
+    assert!(Set::parse(&m.to_string()).unwrap().space().is_map());
+}
