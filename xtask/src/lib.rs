@@ -12,6 +12,8 @@
 //! * [`compare`](crate::compare): old results against new ones (size changes,
 //!   verification, solve-time ratios), failing on a regression; [`scope_to`] restricts
 //!   the old results to what a partial new run covers.
+//! * [`c_corpus`]: `polyalloc fold` on the C kernels of `bench-suite/c/` (bytes, peak
+//!   memory, time, identical outputs), the `c_corpus` section of the results file.
 //! * [`report`]: `results/REPORT.md` with the tables and SVG plots ([`svg`]).
 //!
 //! Every record comes from `polyalloc::run_record`, the same code path as the

@@ -61,7 +61,9 @@ impl Selection {
 #[derive(Subcommand)]
 enum Command {
     /// Runs every example with every method; prints the paper tables side by side;
-    /// writes results/local/latest.json (untracked).
+    /// folds three C kernels of bench-suite/c through clang and Polly when clang-19 and
+    /// opt-19 are installed (and says so when not); writes results/local/latest.json
+    /// (untracked).
     Reproduce {
         #[command(flatten)]
         sel: Selection,
