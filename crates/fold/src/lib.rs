@@ -668,9 +668,9 @@ fn declared_cells(arr: &polyalloc_suite::jscop::JscopArray, cells: &Cells) -> u1
         .enumerate()
         .map(|(k, s)| match s.trim().parse::<i64>() {
             Ok(v) if v > 0 => v as u128,
-            _ => (cells.bbox.hi.get(k).copied().unwrap_or(0) + 1).max(0) as u128,
+            _ => (cells.bbox.hi.get(k).copied().unwrap_or(0) as i128 + 1).max(0) as u128,
         })
-        .product()
+        .fold(1u128, |a, b| a.saturating_mul(b))
 }
 
 /// Allocates, builds and checks one array's folding; `Ok(Err(why))` when it does not
@@ -713,7 +713,7 @@ fn fold_array(
     }
     let rows = rewrite::rows_at(&mapping, at, &folded_cells)?;
     let n = cells.bbox.lo.len();
-    let folded_size: u128 = rows.iter().map(|r| r.extent.max(0) as u128).product();
+    let folded_size: u128 = rows.iter().map(|r| r.extent.max(0) as u128).fold(1u128, |a, b| a.saturating_mul(b));
     let before: u128 = if scratch { cells.bbox.len() } else { folded_cells.len() as u128 };
     if folded_size >= before {
         return Ok(Err(format!(

@@ -36,7 +36,7 @@ pub struct CellBox {
 impl CellBox {
     /// Number of cells (0 for an empty box).
     pub fn len(&self) -> u128 {
-        self.lo.iter().zip(&self.hi).map(|(l, h)| (h - l + 1).max(0) as u128).product()
+        self.lo.iter().zip(&self.hi).map(|(l, h)| (*h as i128 - *l as i128 + 1).max(0) as u128).fold(1u128, |a, b| a.saturating_mul(b))
     }
     /// True when the box has no cell.
     pub fn is_empty(&self) -> bool {
@@ -49,7 +49,7 @@ impl CellBox {
             if c < l || c > h {
                 return None;
             }
-            idx = idx * ((h - l + 1) as u128) + (c - l) as u128;
+            idx = idx.saturating_mul((*h as i128 - *l as i128 + 1) as u128).saturating_add((*c as i128 - *l as i128) as u128);
         }
         usize::try_from(idx).ok()
     }
@@ -230,14 +230,17 @@ pub struct Row {
 }
 
 impl Row {
+    /// `h . x`, saturated at the `i64` range: a placement is never trusted, the checks
+    /// of [`crate::check`] refuse a wrong one, and arithmetic never panics.
     fn dot(&self, cell: &[i64]) -> i64 {
-        self.coeffs.iter().zip(cell).map(|(a, b)| a * b).sum()
+        let v: i128 = self.coeffs.iter().zip(cell).map(|(a, b)| *a as i128 * *b as i128).sum();
+        v.clamp(i64::MIN as i128, i64::MAX as i128) as i64
     }
     /// The row's value at `cell`, in `0..extent`.
     pub fn value(&self, cell: &[i64]) -> i64 {
         match self.modulus {
             Some(m) => self.dot(cell).rem_euclid(m),
-            None => self.dot(cell) - self.shift,
+            None => self.dot(cell).saturating_sub(self.shift),
         }
     }
 }
@@ -261,7 +264,7 @@ pub fn rows_at(mapping: &ModularMapping, at: &BTreeMap<String, i64>, cells: &[Ve
                 let vals: Vec<i64> = cells.iter().map(|c| row.dot(c)).collect();
                 let (lo, hi) = (vals.iter().copied().min().unwrap_or(0), vals.iter().copied().max().unwrap_or(0));
                 row.shift = lo;
-                row.extent = hi - lo + 1;
+                row.extent = hi.saturating_sub(lo).saturating_add(1);
             }
         }
         rows.push(row);
@@ -305,7 +308,7 @@ impl Layout {
                 let mut loc = offset.clone();
                 for (k, x) in v.iter().enumerate() {
                     if k < loc.len() {
-                        loc[k] += x;
+                        loc[k] = loc[k].saturating_add(*x);
                     } else {
                         loc.push(*x);
                     }
@@ -317,16 +320,17 @@ impl Layout {
                 // Row-major index of the row values.
                 let mut idx = 0i64;
                 for (x, e) in v.iter().zip(extents) {
-                    idx = idx * e + x;
+                    idx = idx.saturating_mul(*e).saturating_add(*x);
                 }
-                l += idx;
+                l = l.saturating_add(idx);
                 let mut loc = vec![0i64; lo.len()];
                 for d in (0..lo.len()).rev() {
                     if d == 0 {
-                        loc[d] = lo[d] + l;
+                        loc[d] = lo[d].saturating_add(l);
                     } else {
-                        loc[d] = lo[d] + l.rem_euclid(ext[d]);
-                        l = l.div_euclid(ext[d]);
+                        let e = ext[d].max(1);
+                        loc[d] = lo[d].saturating_add(l.rem_euclid(e));
+                        l = l.div_euclid(e);
                     }
                 }
                 loc
@@ -367,7 +371,7 @@ impl ArrayFold {
     /// Number of cells the folded program uses for this array: the new array's, or
     /// the kept cells the SCoP accesses plus the folded box.
     pub fn cells_used(&self, cells: &Cells) -> u128 {
-        let folded: u128 = self.rows.iter().map(|r| r.extent.max(0) as u128).product();
+        let folded: u128 = self.rows.iter().map(|r| r.extent.max(0) as u128).fold(1u128, |a, b| a.saturating_mul(b));
         match &self.placement {
             Placement::NewArray { .. } => folded,
             Placement::InPlace { .. } => {
@@ -391,7 +395,7 @@ fn plain_rows(b: &BasicSet, params: &[i64]) -> Result<Option<Rows>, FoldError> {
         return Err(FoldError::Input("parameter values do not match the set".into()));
     }
     let fold = |r: &Vec<i64>| -> Vec<i64> {
-        let mut out = vec![r[0] + r[1..1 + np].iter().zip(params).map(|(a, v)| a * v).sum::<i64>()];
+        let mut out = vec![r[1..1 + np].iter().zip(params).fold(r[0], |acc, (a, v)| acc.saturating_add(a.saturating_mul(*v)))];
         out.extend_from_slice(&r[1 + np..]);
         out
     };
@@ -554,7 +558,7 @@ pub fn folded_sets(program: &Program, params: &[i64], array: &str, n: usize, liv
 /// `e` (over a statement space with `np` parameters) at the parameter values
 /// `params`, as a row over `[1, iterators]`.
 fn aff_at(e: &AffExpr, np: usize, params: &[i64]) -> Vec<i64> {
-    let mut out = vec![e.coeffs[0] + e.coeffs[1..1 + np].iter().zip(params).map(|(a, v)| a * v).sum::<i64>()];
+    let mut out = vec![e.coeffs[1..1 + np].iter().zip(params).fold(e.coeffs[0], |acc, (a, v)| acc.saturating_add(a.saturating_mul(*v)))];
     out.extend_from_slice(&e.coeffs[1 + np..]);
     out
 }
@@ -579,7 +583,7 @@ pub fn relation_text(fold: &ArrayFold, stmt: &str, space: &Space, params: &[i64]
         o.extend(std::iter::repeat_n(0, m));
         for (k, gk) in g.iter().enumerate() {
             for j in 0..=m {
-                o[j] += r[1 + k] * gk[j];
+                o[j] = o[j].saturating_add(r[1 + k].saturating_mul(gk[j]));
             }
         }
         o
@@ -595,7 +599,7 @@ pub fn relation_text(fold: &ArrayFold, stmt: &str, space: &Space, params: &[i64]
         let mut row = vec![0i64; m + 1];
         for (d, &h) in r.coeffs.iter().enumerate() {
             for j in 0..=m {
-                row[j] += h * g[d][j];
+                row[j] = row[j].saturating_add(h.saturating_mul(g[d][j]));
             }
         }
         row
@@ -614,7 +618,7 @@ pub fn relation_text(fold: &ArrayFold, stmt: &str, space: &Space, params: &[i64]
                     q.push(qk);
                 }
                 None => {
-                    row[0] -= r.shift;
+                    row[0] = row[0].saturating_sub(r.shift);
                     vals.push(format!("({})", lin(&row)));
                 }
             }
@@ -627,15 +631,15 @@ pub fn relation_text(fold: &ArrayFold, stmt: &str, space: &Space, params: &[i64]
         let extents: Vec<i64> = fold.rows.iter().map(|r| r.extent).collect();
         let mut terms = vec![base.to_string()];
         for (k, v) in vals.iter().enumerate() {
-            let stride: i64 = extents[k + 1..].iter().product();
+            let stride: i64 = extents[k + 1..].iter().fold(1i64, |a, b| a.saturating_mul(*b));
             terms.push(format!("{stride}*{v}"));
         }
         let mut oterms = Vec::new();
         for (d, o) in out.iter().enumerate() {
-            let stride: i64 = ext[d + 1..].iter().product();
+            let stride: i64 = ext[d + 1..].iter().fold(1i64, |a, b| a.saturating_mul(*b));
             oterms.push(format!("{stride}*({o} - {})", lo[d]));
             if d > 0 {
-                cons.push(format!("{} <= {o} <= {}", lo[d], lo[d] + ext[d] - 1));
+                cons.push(format!("{} <= {o} <= {}", lo[d], lo[d].saturating_add(ext[d] - 1)));
             }
         }
         cons.push(format!("{} = {}", terms.join(" + "), oterms.join(" + ")));
@@ -656,13 +660,13 @@ pub fn relation_text(fold: &ArrayFold, stmt: &str, space: &Space, params: &[i64]
                     match r.modulus {
                         Some(e) => {
                             let qk = format!("q{k}");
-                            row[0] += off;
+                            row[0] = row[0].saturating_add(off);
                             cons.push(format!("{o} = {} - {e}*{qk}", lin(&row)));
-                            cons.push(format!("{off} <= {o} <= {}", off + e - 1));
+                            cons.push(format!("{off} <= {o} <= {}", off.saturating_add(e - 1)));
                             q.push(qk);
                         }
                         None => {
-                            row[0] += off - r.shift;
+                            row[0] = row[0].saturating_add(off.saturating_sub(r.shift));
                             cons.push(format!("{o} = {}", lin(&row)));
                         }
                     }

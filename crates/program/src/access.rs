@@ -28,6 +28,13 @@ use polyalloc_formulation::{BasicSet, Set, Space, Tuple};
 pub(crate) fn as_function(piece: &BasicSet, domain: &Set) -> Result<BasicSet> {
     let sp = piece.space().clone();
     let (np, ni, no) = (sp.n_param(), sp.n_in(), sp.n_out());
+    // Coefficients of a compiler's accesses are small; beyond 2^31 the arithmetic below
+    // could overflow, and the relation is left as it is (then refused if it is not a
+    // function of the plain form).
+    const BIG: i64 = 1 << 31;
+    if piece.equalities().iter().chain(piece.inequalities()).flatten().any(|v| v.unsigned_abs() > BIG as u64) {
+        return Ok(piece.clone());
+    }
     let mut b = piece.clone();
     b.simplify_locals()?;
     if b.n_local() > 0 || b.is_marked_empty() {
@@ -183,6 +190,9 @@ fn range_on_domain(r: &[i64], np: usize, ni: usize, domain: &Set) -> Result<Opti
         let p = b.fm_project_out(0, ni)?;
         if p.is_marked_empty() {
             continue;
+        }
+        if p.equalities().iter().chain(p.inequalities()).flatten().any(|v| v.unsigned_abs() > (1u64 << 40)) {
+            return Ok(None);
         }
         let (mut plo, mut phi) = (None::<i64>, None::<i64>);
         for row in p.equalities() {
