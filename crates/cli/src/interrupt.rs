@@ -9,6 +9,7 @@
 //! and no record on standard output is half-written, and every file written so far is
 //! complete (files are written to a temporary and renamed).
 
+use std::io::Write;
 use std::time::Duration;
 
 /// The exit code of an interrupted command (128 + SIGINT, as shells report Ctrl-C),
@@ -26,13 +27,13 @@ pub fn install() {
         exit();
     });
     if let Err(e) = installed {
-        eprintln!("polyalloc: warning: no Ctrl-C handler ({e}); an interruption may leave a partial line");
+        let _ = writeln!(std::io::stderr(), "polyalloc: warning: no Ctrl-C handler ({e}); an interruption may leave a partial line");
     }
 }
 
 /// Exits with [`EXIT_INTERRUPTED`] between two writes.
 pub fn exit() -> ! {
     let _no_write_in_progress = polyalloc::output::exclusive();
-    eprintln!("polyalloc: interrupted");
+    let _ = writeln!(std::io::stderr(), "polyalloc: interrupted");
     std::process::exit(EXIT_INTERRUPTED);
 }

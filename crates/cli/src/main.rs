@@ -18,6 +18,15 @@ use polyalloc::{check, registry, Input, MethodError, Record, Refutation, Status,
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+/// A line on standard error; an error writing it is ignored (there is nowhere left to
+/// report it; the exit code still tells).
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 #[derive(Parser)]
 #[command(
     name = "polyalloc",
@@ -178,7 +187,7 @@ fn main() {
     let code = match run_cli(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("polyalloc: error: {e}");
+            note!("polyalloc: error: {e}");
             e.exit_code()
         }
     };
@@ -186,6 +195,14 @@ fn main() {
         interrupt::exit();
     }
     std::process::exit(code);
+}
+
+/// Writes `text` to standard output and flushes it: a write error (a full device, a
+/// closed pipe) is an I/O error of the run (exit 1), never a panic nor a silent loss.
+fn emit(text: &str) -> Result<(), polyalloc::Error> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes()).and_then(|_| out.flush()).map_err(|e| polyalloc::Error::io("<stdout>", e))
 }
 
 fn suite_dir(cli_suite: &Option<PathBuf>) -> PathBuf {
@@ -350,7 +367,7 @@ fn allocate(
                 } else {
                     record_text(&r)
                 };
-                progress.print(&text);
+                progress.print(&text).map_err(|e| polyalloc::Error::io("<stdout>", e))?;
                 records.push(r);
             }
         }
@@ -360,15 +377,16 @@ fn allocate(
         return Ok(interrupt::EXIT_INTERRUPTED);
     }
     if !json && !not_applicable.is_empty() {
-        println!("not applicable to {}:", input.example.id);
+        let mut o = format!("not applicable to {}:\n", input.example.id);
         for (m, why) in &not_applicable {
-            println!("  {m:<10} {why}");
+            o.push_str(&format!("  {m:<10} {why}\n"));
         }
+        emit(&o)?;
     }
     let code = run::exit_code(&records);
     if code != EXIT_OK && !json {
         let failed = records.iter().filter(|r| r.status != Status::Ok).count();
-        eprintln!("polyalloc: {failed} of {} run(s) gave no verified mapping", records.len());
+        note!("polyalloc: {failed} of {} run(s) gave no verified mapping", records.len());
     }
     Ok(code)
 }
@@ -482,6 +500,8 @@ fn check_cmd(
     backend: &str,
     json: bool,
 ) -> Result<i32, polyalloc::Error> {
+    use std::fmt::Write as _;
+    let mut o = String::new();
     let backends = run::backends(backend)?;
     let b: &Backend = match backends.as_slice() {
         [b] => b,
@@ -528,30 +548,36 @@ fn check_cmd(
             "verification": verification,
             "reason": reason,
         });
-        println!("{obj}");
+        let _ = writeln!(o, "{obj}");
     } else {
-        println!("{} / {}: {}", ex.id, array, out.mapping);
+        let _ = writeln!(o, "{} / {}: {}", ex.id, array, out.mapping);
         let at = match (&out.size_at, &values) {
             (Some(v), Some(p)) => format!("   (= {v} at {})", fmt_params(p)),
             _ => String::new(),
         };
-        println!("  size      {}{at}", out.size.as_deref().unwrap_or("-"));
+        let _ = writeln!(o, "  size      {}{at}", out.size.as_deref().unwrap_or("-"));
         match &out.verdict {
-            Ok(Verification::Proven) => println!("  valid: proven for every parameter value of the context"),
-            Ok(Verification::Instances { reason, instances }) => println!(
+            Ok(Verification::Proven) => {
+                let _ = writeln!(o, "  valid: proven for every parameter value of the context");
+            }
+            Ok(Verification::Instances { reason, instances }) => drop(writeln!(
+                o,
                 "  valid at the instances {instances:?} (parameters {}); the symbolic proof did not conclude: {reason}",
                 ex.params.join(", ")
-            ),
+            )),
             Err(polyalloc::AllocError::Invalid { refutation, .. }) => {
-                println!("  INVALID: {refutation}");
+                let _ = writeln!(o, "  INVALID: {refutation}");
                 if let Refutation::NonPositiveModulus { .. } = refutation {
-                    println!("  (a modulus must be at least 1 wherever the array is not empty)");
+                    let _ = writeln!(o, "  (a modulus must be at least 1 wherever the array is not empty)");
                 }
-                println!("  (cells are points ({}) of {array}; parameters ({}))", ex.arrays_dims(&array), ex.params.join(", "));
+                let _ = writeln!(o, "  (cells are points ({}) of {array}; parameters ({}))", ex.arrays_dims(&array), ex.params.join(", "));
             }
-            Err(e) => println!("  checker failed: {e}"),
+            Err(e) => {
+                let _ = writeln!(o, "  checker failed: {e}");
+            }
         }
     }
+    emit(&o)?;
     Ok(out.exit_code())
 }
 
@@ -566,6 +592,8 @@ impl DimsOf for polyalloc::Example {
 }
 
 fn list(suite: &std::path::Path, json: bool) -> Result<i32, polyalloc::Error> {
+    use std::fmt::Write as _;
+    let mut o = String::new();
     let examples = polyalloc::load_dir(suite)?;
     let registry = registry();
     let backends = polyalloc::compiled_backends();
@@ -582,10 +610,11 @@ fn list(suite: &std::path::Path, json: bool) -> Result<i32, polyalloc::Error> {
             "backends": backends.iter().map(|(n, d)| serde_json::json!({"name": n, "description": d})).collect::<Vec<_>>(),
             "default_backend": polyalloc::DEFAULT_BACKEND,
         });
-        println!("{obj}");
+        let _ = writeln!(o, "{obj}");
+        emit(&o)?;
         return Ok(EXIT_OK);
     }
-    println!("Examples ({}, in {}):", examples.len(), suite.display());
+    let _ = writeln!(o, "Examples ({}, in {}):", examples.len(), suite.display());
     // Column widths follow the longest entry, so long names (`goodlp-lpsolve`, a
     // user's own example ids) keep the descriptions aligned.
     let rows: Vec<(String, String, String)> = examples
@@ -605,18 +634,19 @@ fn list(suite: &std::path::Path, json: bool) -> Result<i32, polyalloc::Error> {
     let w_id = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
     let w_what = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
     for (id, what, title) in &rows {
-        println!("  {id:<w_id$} {what:<w_what$} {title}");
+        let _ = writeln!(o, "  {id:<w_id$} {what:<w_what$} {title}");
     }
-    println!("\nMethods:");
+    let _ = writeln!(o, "\nMethods:");
     let w_m = registry.all().map(|m| m.name().len()).max().unwrap_or(0);
     for m in registry.all() {
-        println!("  {:<w_m$} {}", m.name(), m.summary());
+        let _ = writeln!(o, "  {:<w_m$} {}", m.name(), m.summary());
     }
-    println!("\nBackends compiled in:");
+    let _ = writeln!(o, "\nBackends compiled in:");
     let w_b = backends.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
     for (n, d) in &backends {
         let def = if n == polyalloc::DEFAULT_BACKEND { " (default)" } else { "" };
-        println!("  {n:<w_b$} {d}{def}");
+        let _ = writeln!(o, "  {n:<w_b$} {d}{def}");
     }
+    emit(&o)?;
     Ok(EXIT_OK)
 }

@@ -78,7 +78,7 @@ impl Progress {
 
     /// The run ended: erases the progress line and prints its record to standard
     /// output in one write.
-    pub fn print(&self, text: &str) {
+    pub fn print(&self, text: &str) -> std::io::Result<()> {
         let mut s = lock(&self.state);
         s.current = None;
         let _out = polyalloc::output::exclusive();
@@ -87,9 +87,10 @@ impl Progress {
             let _ = write!(err, "\r\x1b[2K");
             let _ = err.flush();
         }
+        // A write error (a full device, a closed pipe) is the run's error.
         let mut stdout = std::io::stdout().lock();
-        let _ = stdout.write_all(text.as_bytes());
-        let _ = stdout.flush();
+        stdout.write_all(text.as_bytes())?;
+        stdout.flush()
     }
 
     /// Stops the drawing thread and erases the line.

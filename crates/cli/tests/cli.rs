@@ -372,3 +372,50 @@ fn run_jscop_path(dir: &std::path::Path, function: &str) -> String {
         .display()
         .to_string()
 }
+
+/// A full device on standard output is an I/O error (exit 1) for every command, never a
+/// panic nor a silent exit 0; a full standard error does not change the exit code.
+#[test]
+fn write_errors_on_standard_output_are_errors() {
+    let full = || Stdio::from(std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full"));
+    for args in [
+        vec!["allocate", "smo-produce-consume", "--method", "smo"],
+        vec!["allocate", "smo-produce-consume", "--method", "smo", "--json"],
+        vec!["list"],
+        vec!["list", "--json"],
+        vec!["check", "smo-produce-consume", "--hyperplanes", "[[-1,1]]", "--moduli", "2*N - 1"],
+    ] {
+        let out = bin().args(&args).stdout(full()).output().expect("runs");
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", text(&out.stderr));
+        assert!(text(&out.stderr).contains("<stdout>: No space left on device"), "{args:?}: {}", text(&out.stderr));
+    }
+    let out = bin().args(["allocate", "no-such-file.json"]).stderr(full()).output().expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+/// An array read with fewer subscripts than it has dimensions is refused, naming the
+/// statements (it was accepted, and its conflicts computed from a 1-d read of a 2-d
+/// array).
+#[test]
+fn an_access_with_the_wrong_number_of_subscripts_is_refused() {
+    let dir = tmpdir("subscripts");
+    let file = dir.join("sub.json");
+    std::fs::write(
+        &file,
+        r#"{"id": "sub", "title": "t", "source": {"paper": "p", "where": "w"}, "params": ["N"],
+ "context": "[N] -> { : N >= 2 }", "instances": [{"N": 4}],
+ "arrays": {"A": {"space": "[N] -> { A[t, i] : 0 <= t <= N and 0 <= i <= N }"}},
+ "program": {"statements": [{"name": "S", "domain": "[N] -> { S[t, i] : 1 <= t <= N and 1 <= i <= N }",
+   "schedule": "[N] -> { S[t, i] -> [t, i] }", "writes": "[N] -> { S[t, i] -> A[t, i] }", "reads": "[N] -> { S[t, i] -> A[t - 1] }"}]}}"#,
+    )
+    .unwrap();
+    let out = run(&["allocate", &file.display().to_string(), "--method", "lefe"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains("statement `S` accesses `A` with 2 subscripts, statement `S` with 1"), "{}", text(&out.stdout));
+    // A space of another number of dimensions than the program's accesses.
+    std::fs::write(&file, std::fs::read_to_string(&file).unwrap().replace("A[t - 1]", "A[t - 1, i]").replace("A[t, i] : 0 <= t <= N and 0 <= i <= N", "A[t] : 0 <= t <= N")).unwrap();
+    let out = run(&["allocate", &file.display().to_string(), "--method", "lefe"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("field `arrays.A.space`: `A` has 1 dimension here, the program accesses it with 2 subscripts"), "{}", text(&out.stdout));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -98,7 +98,7 @@ pub use conflict::{ConflictForm, ConflictSet, InterConflict, InterConflictSet};
 pub use error::{Error, ParseError, Result};
 pub use ilp::Sample;
 pub use mapping::{ModularMapping, StorageRow};
-pub use parse::{MAX_DNF_PIECES, MAX_NESTING};
+pub use parse::{MAX_DNF_PIECES, MAX_LOCALS, MAX_NESTING};
 pub use poly::{Monomial, Polynomial};
 pub use set::{Map, Set, MAX_PRODUCT_PIECES};
 pub use shared::{SharedMapping, SharedPart};

@@ -148,6 +148,10 @@ type Conj = Vec<(Lin, Kind)>;
 /// or generated set (the bench-suite nests at most 4 levels).
 pub const MAX_NESTING: usize = 100;
 
+/// Most existential variables one piece of a set may introduce (`exists`, each `floor`
+/// and `mod`).
+pub const MAX_LOCALS: usize = 100;
+
 /// Most pieces (conjunctions of constraints) the disjunctive normal form of one set
 /// text may have. A conjunction of `k` two-way disjunctions needs `2^k` pieces (20 of
 /// them exhausted 6 GB before this limit); beyond the limit the parser counts the
@@ -326,9 +330,15 @@ impl Parser {
         self.params.iter().position(|p| p == name).map(Var::Param)
     }
 
-    fn new_local(&mut self) -> usize {
+    /// A new existential variable of the piece; an error past [`MAX_LOCALS`] (a chain
+    /// `x mod 2 mod 2 ...` makes one per link, and every later step is at least
+    /// quadratic in their number).
+    fn new_local(&mut self) -> Result<usize, ParseError> {
+        if self.n_local >= MAX_LOCALS {
+            return Err(self.err(&format!("at most {MAX_LOCALS} existential variables (`exists`, `floor`, `mod`) in one piece")));
+        }
         self.n_local += 1;
-        self.n_local - 1
+        Ok(self.n_local - 1)
     }
 
     // ---------- expressions ----------
@@ -402,7 +412,7 @@ impl Parser {
 
     /// A local q with k q <= e <= k q + k - 1 (q = floor(e / k)).
     fn floor_local(&mut self, e: &Lin, k: i64) -> Result<usize, ParseError> {
-        let q = self.new_local();
+        let q = self.new_local()?;
         let qv = Lin::var(Var::Local(q));
         let lo = e.add_scaled(&qv, -k).ok_or_else(|| self.overflow())?; // e - kq >= 0
         let hi = qv
@@ -515,7 +525,7 @@ impl Parser {
             let depth = self.scopes.len();
             loop {
                 let name = self.ident("an existential variable name")?;
-                let k = self.new_local();
+                let k = self.new_local()?;
                 self.scopes.push((name, k));
                 if self.is_sym(",") {
                     self.pos += 1;

@@ -290,3 +290,15 @@ fn an_empty_set_of_a_tuple_keeps_its_tuple() {
     let m = Set::parse("{ S[i] -> A[i] : false }").unwrap();
     assert!(Set::parse(&m.to_string()).unwrap().space().is_map());
 }
+
+/// A chain of `mod` makes one existential variable per link: past the limit it is a
+/// parse error at the link, not gigabytes (10,000 links aborted under a 4 GB cap).
+#[test]
+fn mod_chains_are_bounded() {
+    let chain = |n: usize| format!("{{ [x] : 0 <= x <= 9 and x {} = 0 }}", "mod 2 ".repeat(n));
+    assert!(Set::parse(&chain(polyalloc_formulation::MAX_LOCALS)).is_ok());
+    let start = std::time::Instant::now();
+    let e = Set::parse(&chain(10_000)).unwrap_err();
+    assert!(matches!(e, Error::Parse(ref p) if p.expected.contains("at most 100 existential variables")), "{e}");
+    assert!(start.elapsed() < std::time::Duration::from_secs(5));
+}

@@ -197,11 +197,28 @@ impl Program {
         }
         Ok(Program { params: c.space().params.clone(), context: c, statements: vec![], live_out: vec![], fold_regions: vec![] })
     }
-    /// Adds a statement (its parameters must be declared in the context).
+    /// Adds a statement (its parameters must be declared in the context, and every
+    /// array it accesses must have as many subscripts as in every other access).
     pub fn add_statement(&mut self, s: Statement) -> Result<()> {
         for p in &s.domain.space().params {
             if !self.params.contains(p) {
                 return Err(ProgramError::Invalid(format!("statement `{}` uses undeclared parameter `{p}`", s.name)));
+            }
+        }
+        for a in s.writes.iter().chain(&s.reads) {
+            let earlier = self.statements.iter().chain(std::iter::once(&s)).find_map(|t| {
+                t.writes.iter().chain(&t.reads).find(|b| b.array == a.array && b.index.len() != a.index.len()).map(|b| (t, b))
+            });
+            if let Some((t, b)) = earlier {
+                return Err(ProgramError::Invalid(format!(
+                    "statement `{}` accesses `{}` with {} subscript{}, statement `{}` with {}: an array has one number of dimensions",
+                    s.name,
+                    a.array,
+                    a.index.len(),
+                    if a.index.len() == 1 { "" } else { "s" },
+                    t.name,
+                    b.index.len()
+                )));
             }
         }
         self.statements.push(s);

@@ -48,6 +48,25 @@ impl Example {
         if let Some(lo) = &spec.live_out {
             prog.add_live_out(lo).map_err(self.prog_err("program.live_out"))?;
         }
+        // Every array of `arrays` that the program accesses has its space's number of
+        // dimensions there.
+        for (name, a) in &self.arrays {
+            let Ok(space) = Set::parse(&a.space) else { continue };
+            if let Ok(n) = prog.array_dims(name) {
+                if n != space.space().n_dim() {
+                    return Err(SuiteError::Field {
+                        file: self.file.clone(),
+                        field: format!("arrays.{name}.space"),
+                        message: format!(
+                            "`{name}` has {} dimension{} here, the program accesses it with {n} subscript{}",
+                            space.space().n_dim(),
+                            if space.space().n_dim() == 1 { "" } else { "s" },
+                            if n == 1 { "" } else { "s" }
+                        ),
+                    });
+                }
+            }
+        }
         Ok(Some(prog))
     }
 

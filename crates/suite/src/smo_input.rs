@@ -49,6 +49,9 @@ use std::path::Path;
 /// The file name suffix of the format.
 pub const EXTENSION: &str = ".smo.input";
 
+/// Most statements (arrays) a file may declare.
+pub const MAX_STATEMENTS: usize = 10_000;
+
 /// Largest number of cells of the array space at the largest instance chosen.
 const MAX_CELLS: usize = 1100;
 /// Largest parameter value tried for the instances.
@@ -242,7 +245,12 @@ pub fn read(text: &str, path: &Path) -> Result<Example, SuiteError> {
         return Err(r.err(l3, *col, format!("expected an output variable name (a letter or `_`, then letters, digits, `_`), found `{w}`")));
     }
     // 4-5. The counts.
+    let stmts_line = r.lines.get(r.pos).copied();
     let n_stmts = r.count("the number of statements (a positive integer)", 1)?;
+    if n_stmts > MAX_STATEMENTS {
+        let (line, text) = stmts_line.unwrap_or((0, ""));
+        return Err(r.err(line, first_column(text), format!("{n_stmts} statements: at most {MAX_STATEMENTS} are read (one array each)")));
+    }
     let n_polys = r.count("the number of conflict polyhedra (a non-negative integer)", 0)?;
     // 6. The polyhedra.
     let mut polys = Vec::new();
@@ -278,6 +286,17 @@ pub fn read(text: &str, path: &Path) -> Result<Example, SuiteError> {
     }
     if let Some(&(line, text)) = r.lines.get(r.pos) {
         return Err(r.err(line, first_column(text), format!("expected the end of the file after the {n_polys} conflict polyhedra it declares, found `{}`", text.trim())));
+    }
+    // The count agrees with the content: the last statement is named by a polyhedron
+    // (a statement after every one the polyhedra name would be an array of nothing).
+    let named = polys.iter().map(|(i, j, _, _)| (*i).max(*j) + 1).max().unwrap_or(1);
+    if n_stmts > named {
+        let (line, text) = stmts_line.unwrap_or((0, ""));
+        return Err(r.err(
+            line,
+            first_column(text),
+            format!("the file declares {n_stmts} statements, but its conflict polyhedra name only statements 0 to {}", named - 1),
+        ));
     }
     build(path, &params, &xset, &yset, names.iter().map(|(_, w)| w.to_string()).collect(), n_stmts, polys)
         .map_err(|e| r.err(l1, 1, format!("building the conflict sets: {e}")))

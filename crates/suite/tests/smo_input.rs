@@ -191,3 +191,19 @@ fn errors_print_as_file_line_column() {
     let err = load(&CHAIN.replace("\n0 0\n", "\n0 1\n")).unwrap_err();
     assert!(err.to_string().starts_with("dir/case.smo.input:16:3: statement index 1"), "{err}");
 }
+
+/// The statement count agrees with the file and is bounded before anything is built:
+/// counts past the limit (a 64-bit overflow, 2^32 + 1, 10^8: these aborted or took
+/// gigabytes) and counts the polyhedra do not reach (99 arrays of nothing) are errors
+/// at the count's line.
+#[test]
+fn statement_counts_are_bounded_and_agree_with_the_content() {
+    for count in ["9223372036854775808", "4294967297", "100000000", "10001"] {
+        let (line, col, msg) = error(&CHAIN.replace("# statements\n1", &format!("# statements\n{count}")));
+        assert_eq!((line, col), (9, 1), "{count}: {msg}");
+        assert!(msg.contains("at most 10000") || msg.contains("expected the number of statements"), "{count}: {msg}");
+    }
+    let (line, col, msg) = error(&CHAIN.replace("# statements\n1", "# statements\n99"));
+    assert_eq!((line, col), (9, 1), "{msg}");
+    assert!(msg.contains("declares 99 statements, but its conflict polyhedra name only statements 0 to 0"), "{msg}");
+}
