@@ -73,6 +73,21 @@ impl Ordered {
             first_of_rank: Vec::new(),
             max_len: 0,
         };
+        // Count first (nothing stored): past the limit, stop before using any memory.
+        let mut total = 0usize;
+        for s in &program.statements {
+            let sparams = statement_params(program, s, params)?;
+            s.domain.clone().for_each_point(&sparams, &mut |_| {
+                total += 1;
+                Ok(total <= limit)
+            })?;
+            if total > limit {
+                return Err(ProgramError::Exec(format!("more than {limit} statement instances at {params:?}")));
+            }
+        }
+        o.stmt.reserve_exact(total);
+        o.iters.reserve_exact(total * stride_iter);
+        o.times.reserve_exact(total * stride_time);
         let mut failed: Option<ProgramError> = None;
         let mut count = 0usize;
         for (si, s) in program.statements.iter().enumerate() {
