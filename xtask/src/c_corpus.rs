@@ -9,7 +9,7 @@
 //! Needs clang-19 and opt-19 with Polly; without them it says so and does nothing
 //! (the main job, which folds a quick subset, too).
 
-use crate::results::{CArray, CRecord, CRun, ResultsFile};
+use crate::results::{CArray, CRecord, ResultsFile};
 use crate::md::human_bytes;
 use crate::svg::{hbar_chart, Bar, Group};
 use crate::XtaskError;
@@ -52,8 +52,8 @@ pub fn one(kernel: &str, backend: &str, method: &str, runs: usize) -> CRecord {
         kernel: kernel.into(),
         backend: backend.into(),
         method: method.into(),
-        verdict: "error".into(),
-        why: None,
+        verdict: None,
+        error: None,
         arrays: Vec::new(),
         original: None,
         folded: None,
@@ -61,44 +61,19 @@ pub fn one(kernel: &str, backend: &str, method: &str, runs: usize) -> CRecord {
         fold_seconds: 0.0,
     };
     match fold(&path, &opts) {
-        Err(e) => rec.why = Some(e.to_string()),
+        Err(e) => rec.error = Some(e.to_string()),
         Ok(r) => {
-            rec.verdict = match &r.verdict {
-                Verdict::Folded => "folded".into(),
-                Verdict::NothingToFold => "nothing-to-fold".into(),
-                Verdict::Refused { stage, why } => {
-                    rec.why = Some(format!("{stage}: {why}"));
-                    "refused".into()
-                }
-            };
             for s in r.scops.iter().filter(|s| s.function != "main") {
                 for a in s.arrays.iter().filter(|a| a.role != Role::ReadOnly) {
-                    rec.arrays.push(CArray {
-                        function: s.function.clone(),
-                        array: a.array.clone(),
-                        role: match a.role {
-                            Role::Scratch => "scratch",
-                            Role::Narrowed => "narrowed",
-                            Role::LiveOut => "live-out",
-                            Role::ReadOnly => "read-only",
-                        }
-                        .into(),
-                        original_bytes: a.original_bytes,
-                        folded_bytes: a.folded.as_ref().map(|f| f.bytes),
-                        mapping: a.folded.as_ref().map(|f| f.mapping.clone()),
-                        method: a.folded.as_ref().map(|f| f.method.clone()),
-                        placement: a.folded.as_ref().map(|f| f.placement.clone()),
-                        max_live: a.max_live,
-                        reason: a.nothing_to_fold.clone(),
-                    });
+                    rec.arrays.push(CArray { function: s.function.clone(), report: a.clone() });
                 }
             }
             if let Some(c) = &r.run {
-                let run = |m: &polyalloc_fold::measure::Measurement| CRun { peak_rss_kb: m.peak_rss_kb, wall_ms: m.wall_ms, wall_ms_samples: m.wall_ms_samples.clone() };
-                rec.original = Some(run(&c.original));
-                rec.folded = Some(run(&c.folded));
+                rec.original = Some(c.original.clone());
+                rec.folded = Some(c.folded.clone());
                 rec.identical = Some(c.identical);
             }
+            rec.verdict = Some(r.verdict);
         }
     }
     rec.fold_seconds = start.elapsed().as_secs_f64();
@@ -120,7 +95,7 @@ pub fn markdown(records: &[CRecord]) -> String {
     s.push_str("|---|---|---|---|---|---|---|---|\n");
     for r in records {
         let (b, a) = r.bytes();
-        let folded = r.arrays.iter().filter(|x| x.folded_bytes.is_some()).count();
+        let folded = r.arrays.iter().filter(|x| x.report.folded.is_some()).count();
         let mem = match (&r.original, &r.folded) {
             (Some(o), Some(f)) => format!("{} -> {} ({:.2}x)", kb(o.peak_rss_kb), kb(f.peak_rss_kb), f.peak_rss_kb as f64 / o.peak_rss_kb.max(1) as f64),
             _ => "-".into(),
@@ -129,9 +104,10 @@ pub fn markdown(records: &[CRecord]) -> String {
             (Some(o), Some(f)) => format!("{:.1} -> {:.1} ms ({:.2}x)", o.wall_ms, f.wall_ms, f.wall_ms / o.wall_ms.max(1e-9)),
             _ => "-".into(),
         };
-        let verdict = match &r.why {
-            Some(w) => format!("{} ({})", r.verdict, w.lines().next().unwrap_or("")),
-            None => r.verdict.clone(),
+        let verdict = match (&r.verdict, &r.error) {
+            (Some(Verdict::Refused { stage, why }), _) => format!("refused ({stage}: {})", why.lines().next().unwrap_or("")),
+            (_, Some(e)) => format!("error ({})", e.lines().next().unwrap_or("")),
+            _ => r.verdict_word().to_string(),
         };
         let _ = writeln!(
             s,
@@ -156,17 +132,24 @@ pub fn markdown(records: &[CRecord]) -> String {
             continue;
         }
         for a in &r.arrays {
+            let a = &a.report;
+            let f = a.folded.as_ref();
+            let role = match a.role {
+                Role::Scratch => "scratch",
+                Role::Narrowed => "narrowed",
+                Role::LiveOut => "live-out",
+                Role::ReadOnly => "read-only",
+            };
             let _ = writeln!(
                 s,
-                "| {} | `{}` | {} | {} | {} | {} | {} | {} |",
+                "| {} | `{}` | {role} | {} | {} | {} | {} | {} |",
                 r.kernel,
                 a.array,
-                a.role,
                 human_bytes(a.original_bytes),
-                a.folded_bytes.map(human_bytes).unwrap_or_else(|| "-".into()),
-                a.mapping.as_ref().map(|m| format!("`{m}` ({})", a.method.as_deref().unwrap_or("?"))).unwrap_or_else(|| "-".into()),
+                f.map(|f| human_bytes(f.bytes)).unwrap_or_else(|| "-".into()),
+                f.map(|f| format!("`{}` ({})", f.mapping, f.method)).unwrap_or_else(|| "-".into()),
                 a.max_live.map(|m| m.to_string()).unwrap_or_else(|| "-".into()),
-                a.reason.as_deref().unwrap_or("").replace('|', "\\|")
+                a.nothing_to_fold.as_deref().unwrap_or("").replace('|', "\\|")
             );
         }
     }

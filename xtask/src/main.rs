@@ -368,12 +368,12 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
             for k in all.iter().filter(|k| only.is_empty() || only.contains(k)) {
                 for b in &backends {
                     let r = xtask::c_corpus::one(k, b, &method, runs as usize);
-                    eprintln!("xtask: c-corpus: [{:6.1}s] {k} / {b}: {} ({:.1} s)", start.elapsed().as_secs_f64(), r.verdict, r.fold_seconds);
+                    eprintln!("xtask: c-corpus: [{:6.1}s] {k} / {b}: {} ({:.1} s)", start.elapsed().as_secs_f64(), r.verdict_word(), r.fold_seconds);
                     records.push(r);
                 }
             }
             print!("{}", xtask::c_corpus::markdown(&records));
-            let bad = records.iter().filter(|r| r.verdict == "refused" || r.verdict == "error").count();
+            let bad = records.iter().filter(|r| matches!(r.verdict, None | Some(polyalloc_fold::Verdict::Refused { .. }))).count();
             xtask::c_corpus::merge(&mut file, records);
             file.save(&path)?;
             eprintln!("xtask: wrote the c_corpus section of {}", path.display());

@@ -194,31 +194,13 @@ impl ReferenceTime {
     }
 }
 
-/// One array of a C kernel folded by `cargo xtask c-corpus` (`crate::c_corpus`).
+/// One array of a C kernel folded by `cargo xtask c-corpus` (`crate::c_corpus`): the
+/// report `polyalloc fold` gives of it, with its function.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CArray {
     pub function: String,
-    pub array: String,
-    /// `scratch`, `narrowed`, `live-out`.
-    pub role: String,
-    pub original_bytes: u64,
-    /// `None` when it does not fold.
-    pub folded_bytes: Option<u64>,
-    pub mapping: Option<String>,
-    /// The method that found the mapping (for `best`, the winner).
-    pub method: Option<String>,
-    pub placement: Option<String>,
-    pub max_live: Option<usize>,
-    /// Why it does not fold.
-    pub reason: Option<String>,
-}
-
-/// One process measured: medians over the runs.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CRun {
-    pub peak_rss_kb: u64,
-    pub wall_ms: f64,
-    pub wall_ms_samples: Vec<f64>,
+    #[serde(flatten)]
+    pub report: polyalloc_fold::ArrayReport,
 }
 
 /// One `polyalloc fold` of a corpus kernel with one backend.
@@ -228,14 +210,14 @@ pub struct CRecord {
     pub kernel: String,
     pub backend: String,
     pub method: String,
-    /// `folded`, `nothing-to-fold`, `refused`, `error`.
-    pub verdict: String,
-    /// For `refused` and `error`.
-    pub why: Option<String>,
+    /// What became of the program (`None` when `fold` failed: see `error`).
+    pub verdict: Option<polyalloc_fold::Verdict>,
+    /// Why `fold` failed.
+    pub error: Option<String>,
     /// The arrays written by the kernels' SCoPs (not `main`'s).
     pub arrays: Vec<CArray>,
-    pub original: Option<CRun>,
-    pub folded: Option<CRun>,
+    pub original: Option<polyalloc_fold::measure::Measurement>,
+    pub folded: Option<polyalloc_fold::measure::Measurement>,
     pub identical: Option<bool>,
     /// Wall time of the whole `fold` (compile, allocate, check, compile, run).
     pub fold_seconds: f64,
@@ -244,7 +226,20 @@ pub struct CRecord {
 impl CRecord {
     /// Bytes of the folded arrays before and after.
     pub fn bytes(&self) -> (u64, u64) {
-        self.arrays.iter().filter_map(|a| a.folded_bytes.map(|f| (a.original_bytes, f))).fold((0, 0), |(b, a), (x, y)| (b + x, a + y))
+        self.arrays
+            .iter()
+            .filter_map(|a| a.report.folded.as_ref().map(|f| (a.report.original_bytes, f.bytes)))
+            .fold((0, 0), |(b, a), (x, y)| (b + x, a + y))
+    }
+
+    /// The verdict in one word (`folded`, `nothing-to-fold`, `refused`, `error`).
+    pub fn verdict_word(&self) -> &'static str {
+        match &self.verdict {
+            Some(polyalloc_fold::Verdict::Folded) => "folded",
+            Some(polyalloc_fold::Verdict::NothingToFold) => "nothing-to-fold",
+            Some(polyalloc_fold::Verdict::Refused { .. }) => "refused",
+            None => "error",
+        }
     }
 }
 
