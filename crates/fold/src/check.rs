@@ -28,14 +28,9 @@ use polyalloc_program::{Access, Program};
 /// Iterations per access at which the written relation text is evaluated.
 pub const TEXT_POINTS: usize = 2_000;
 
-/// True when an in-place array folds `cell` (from the cell facts).
-fn folds(cells: &Cells, cell: &[i64]) -> bool {
-    cells.written(cell) && !cells.live_out(cell)
-}
-
 /// The place of a cell: `None` when it stays.
 fn place_of(fold: &ArrayFold, cells: &Cells, cell: &[i64]) -> Option<(String, Vec<i64>)> {
-    fold.place(cell, folds(cells, cell))
+    fold.place(cell, cells.folds(cell))
 }
 
 /// Checks 1 and 2 for one array: `Err(why)` names the first cell out of place.
@@ -50,7 +45,7 @@ pub fn static_checks(fold: &ArrayFold, cells: &Cells) -> Result<Result<(), Strin
             return Ok(Err(format!("cell {}{c:?} would be placed at {array}{loc:?}, outside its storage", fold.array)));
         }
         if let Placement::InPlace { folded, kept, .. } = &fold.placement {
-            let f = folds(cells, &c);
+            let f = cells.folds(&c);
             if polyalloc_program::set_contains(folded, &[], &c)? != f || polyalloc_program::set_contains(kept, &[], &c)? == f {
                 return Ok(Err(format!(
                     "the folded cells' set disagrees with the cells the SCoP writes at {}{c:?} (folded: {f})",

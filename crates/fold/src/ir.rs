@@ -188,16 +188,8 @@ fn isl_name(name: &str) -> String {
 /// or a global), as it is spelt in the IR.
 fn resolve(module: &Module, f: &Function, value: &str) -> String {
     let locals = f.blocks.iter().flat_map(|(_, b)| b).filter_map(|l| l.trim_start().strip_prefix('%')?.split_once(" = ").map(|(n, _)| n));
-    locals
-        .chain(f.params.iter().map(String::as_str))
-        .chain(module.globals.iter().map(String::as_str))
-        .find(|n| *n == value)
-        .or_else(|| {
-            let locals = f.blocks.iter().flat_map(|(_, b)| b).filter_map(|l| l.trim_start().strip_prefix('%')?.split_once(" = ").map(|(n, _)| n));
-            locals.chain(f.params.iter().map(String::as_str)).chain(module.globals.iter().map(String::as_str)).find(|n| isl_name(n) == value)
-        })
-        .unwrap_or(value)
-        .to_string()
+    let names: Vec<&str> = locals.chain(f.params.iter().map(String::as_str)).chain(module.globals.iter().map(String::as_str)).collect();
+    names.iter().find(|n| **n == value).or_else(|| names.iter().find(|n| isl_name(n) == value)).copied().unwrap_or(value).to_string()
 }
 
 /// Where the base pointer `value` of an array of `f` lives.

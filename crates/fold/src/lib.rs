@@ -48,7 +48,7 @@ use measure::{Measurement, RunSample};
 use polyalloc::run::Backend;
 use polyalloc::{Input, RunOptions};
 use polyalloc_formulation::{ModularMapping, Set};
-use polyalloc_suite::jscop::{ArrayLife, Jscop, JscopOptions, Liveness};
+use polyalloc_suite::jscop::{self, ArrayLife, Jscop, JscopOptions, Liveness};
 use report::{Folded, RunComparison};
 use rewrite::{ArrayFold, Cells, Layout, Placement};
 use std::collections::{BTreeMap, BTreeSet};
@@ -181,6 +181,8 @@ struct Scop {
     report: ScopReport,
     folds: Vec<(ArrayFold, Cells)>,
     program: Option<polyalloc_program::Program>,
+    /// The SCoP's parameters and their values.
+    params: Vec<String>,
     values: Vec<i64>,
 }
 
@@ -245,14 +247,15 @@ pub fn fold(source: &Path, opts: &FoldOptions) -> Result<FoldReport, FoldError> 
         .filter(|p| polyalloc_suite::jscop::is_jscop(p))
         .collect();
     files.sort();
-    // Every --params name is a parameter of some SCoP.
-    let mut all_params: BTreeSet<String> = BTreeSet::new();
-    for f in &files {
-        let j = Jscop::parse(&read(f)?, f)?;
-        if let Ok(ctx) = Set::parse(&j.context) {
-            all_params.extend(ctx.space().params.iter().cloned());
-        }
+    // Each SCoP with its parameters; every --params name is a parameter of some SCoP.
+    let mut parsed: Vec<(PathBuf, Jscop, Vec<String>)> = Vec::new();
+    for f in files {
+        let j = Jscop::parse(&read(&f)?, &f)?;
+        let ctx = Set::parse(&j.context).map_err(|e| FoldError::Input(format!("{}: context: {e}", f.display())))?;
+        let params = ctx.space().params.clone();
+        parsed.push((f, j, params));
     }
+    let all_params: BTreeSet<String> = parsed.iter().flat_map(|(_, _, p)| p.iter().cloned()).collect();
     if let Some(p) = opts.params.keys().find(|p| !all_params.contains(*p)) {
         return Err(FoldError::Input(format!(
             "--params: `{p}` is not a parameter of any SCoP of {} (parameters: {})",
@@ -263,9 +266,9 @@ pub fn fold(source: &Path, opts: &FoldOptions) -> Result<FoldReport, FoldError> 
     // Per spec: applied somewhere (`None`), or the error of its text where it did not parse.
     let mut used_specs: BTreeMap<usize, Option<String>> = BTreeMap::new();
     let mut scops = Vec::new();
-    for file in files {
+    for (file, jscop, params) in parsed {
         log.step(format!("SCoP {}", file.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default()));
-        scops.push(fold_scop(&file, opts, &canon_ir, &raw_ir, &specs, &mut used_specs, &backend, method, &log)?);
+        scops.push(fold_scop(&file, jscop, params, opts, &canon_ir, &raw_ir, &specs, &mut used_specs, &backend, method, &log)?);
     }
     for (k, sp) in specs.iter().enumerate() {
         if let Some(Some(why)) = used_specs.get(&k) {
@@ -302,7 +305,7 @@ pub fn fold(source: &Path, opts: &FoldOptions) -> Result<FoldReport, FoldError> 
         let mut out = sc.jscop.clone();
         if !sc.folds.is_empty() {
             let (Some(program), values) = (sc.program.as_ref(), &sc.values) else { continue };
-            match write_folded(&mut out, program, values, &sc.folds)? {
+            match write_folded(&mut out, &sc.params, program, values, &sc.folds)? {
                 Ok(()) => {}
                 Err(why) => {
                     report.verdict = Verdict::Refused { stage: "relation text".into(), why };
@@ -346,7 +349,7 @@ pub fn fold(source: &Path, opts: &FoldOptions) -> Result<FoldReport, FoldError> 
         let n = match n {
             Ok(n) => n,
             Err(e) => {
-                discard_folded(&dir, &scops, &folded_ll, &fold_bin);
+                discard_folded(&scops, &folded_ll, &fold_bin);
                 report.verdict = Verdict::Refused { stage: "run".into(), why: format!("the folded program failed: {e}") };
                 return Ok(report);
             }
@@ -370,7 +373,7 @@ pub fn fold(source: &Path, opts: &FoldOptions) -> Result<FoldReport, FoldError> 
         report.verdict = Verdict::Folded;
     } else {
         let first_diff = new.iter().find(|r| &r.stdout != expected).map(|r| String::from_utf8_lossy(&r.stdout).lines().next().unwrap_or("").to_string()).unwrap_or_default();
-        discard_folded(&dir, &scops, &folded_ll, &fold_bin);
+        discard_folded(&scops, &folded_ll, &fold_bin);
         report.verdict = Verdict::Refused {
             stage: "outputs".into(),
             why: format!(
@@ -383,7 +386,7 @@ pub fn fold(source: &Path, opts: &FoldOptions) -> Result<FoldReport, FoldError> 
 }
 
 /// Removes what a refused folding wrote (the report is all that is left of it).
-fn discard_folded(_dir: &Path, scops: &[Scop], folded_ll: &Path, fold_bin: &Path) {
+fn discard_folded(scops: &[Scop], folded_ll: &Path, fold_bin: &Path) {
     let _ = std::fs::remove_file(folded_ll);
     let _ = std::fs::remove_file(fold_bin);
     for sc in scops {
@@ -399,11 +402,7 @@ fn narrowed_for(spec: &LiveOutSpec, function: &str, names: &BTreeMap<String, usi
     }
     // The SCoP's parameters (a C99 size `T` of `double A[T][N]`) may be named without
     // declaring them.
-    let text = if spec.set.trim_start().starts_with('{') && !params.is_empty() {
-        format!("[{}] -> {}", params.join(", "), spec.set)
-    } else {
-        spec.set.clone()
-    };
+    let text = jscop::with_params(params, &spec.set);
     let sets = match Set::parse_union(&text) {
         Ok(s) => s,
         // A set naming another function's parameter does not apply here (if it applies
@@ -425,6 +424,8 @@ fn narrowed_for(spec: &LiveOutSpec, function: &str, names: &BTreeMap<String, usi
 #[allow(clippy::too_many_arguments)]
 fn fold_scop(
     file: &Path,
+    mut jscop: Jscop,
+    scop_params: Vec<String>,
     opts: &FoldOptions,
     canon_ir: &ir::Module,
     raw_ir: &ir::Module,
@@ -434,8 +435,6 @@ fn fold_scop(
     method: &dyn polyalloc::Method,
     log: &Log,
 ) -> Result<Scop, FoldError> {
-    let text = read(file)?;
-    let mut jscop = Jscop::parse(&text, file)?;
     let function = jscop.function(file);
     let region = ir::region_of(&jscop.name).unwrap_or_default();
     // What lives after the SCoP, from the function's code and the user's sets.
@@ -449,8 +448,6 @@ fn fold_scop(
         .iter()
         .filter_map(|a| life.arrays.get(&a.name).map(|l| (l.name.clone(), a.sizes.len())))
         .collect();
-    let ctx = Set::parse(&jscop.context).map_err(|e| FoldError::Input(format!("{}: context: {e}", file.display())))?;
-    let scop_params = ctx.space().params.clone();
     let mut narrowed = Vec::new();
     for (k, sp) in specs.iter().enumerate() {
         match narrowed_for(sp, &function, &names, &scop_params)? {
@@ -466,17 +463,7 @@ fn fold_scop(
     }
     if !narrowed.is_empty() {
         // One union over the SCoP's parameters.
-        let bodies: Vec<String> = narrowed
-            .iter()
-            .filter_map(|s| {
-                let at = s.find('{')?;
-                Some(s[at + 1..].trim_end().strip_suffix('}')?.trim().to_string())
-            })
-            .filter(|b| !b.is_empty())
-            .collect();
-        let params = &scop_params;
-        let prefix = if params.is_empty() { String::new() } else { format!("[{}] -> ", params.join(", ")) };
-        life.live_out = Some(format!("{prefix}{{ {} }}", bodies.join("; ")));
+        life.live_out = Some(jscop::join_union(&jscop::params_prefix(&scop_params), &narrowed));
     }
     jscop.polyalloc = Some(life.clone());
     // The exported file with what fold knows of the arrays' lives (Polly ignores the
@@ -490,7 +477,16 @@ fn fold_scop(
         arrays: Vec::new(),
         note: None,
     };
-    let mut scop = Scop { file: file.to_path_buf(), jscop: jscop.clone(), function: function.clone(), report: report.clone(), folds: Vec::new(), program: None, values: Vec::new() };
+    let mut scop = Scop {
+        file: file.to_path_buf(),
+        jscop: jscop.clone(),
+        function: function.clone(),
+        report: report.clone(),
+        folds: Vec::new(),
+        program: None,
+        params: scop_params.clone(),
+        values: Vec::new(),
+    };
     // The values of this SCoP's parameters (another function's do not apply here).
     let params_here = opts.params.iter().filter(|(k, _)| scop_params.contains(k)).map(|(k, v)| (k.clone(), *v)).collect();
     let options = JscopOptions { scratch: Vec::new(), live_out: None, params: params_here };
@@ -556,7 +552,7 @@ fn fold_scop(
             report.arrays.push(ar);
             continue;
         }
-        let cells = match cells_for(&program, &values, c, narrowed, &ar) {
+        let cells = match rewrite::cells_of(&program, &values, c, narrowed) {
             Ok(cells) => cells,
             Err(e) => {
                 ar.nothing_to_fold = Some(format!("not checked: {e}"));
@@ -656,10 +652,6 @@ fn fold_scop(
     Ok(scop)
 }
 
-fn cells_for(program: &polyalloc_program::Program, values: &[i64], array: &str, narrowed: Option<&Set>, _ar: &ArrayReport) -> Result<Cells, FoldError> {
-    rewrite::cells_of(program, values, array, narrowed)
-}
-
 /// The cells the array declares: the product of its sizes, the accessed extent for an
 /// unknown (`*`) or parametric size.
 fn declared_cells(arr: &polyalloc_suite::jscop::JscopArray, cells: &Cells) -> u128 {
@@ -707,7 +699,7 @@ fn fold_array(
         }
     };
     log.step(format!("  {array}: mapping {mapping} ({winner})"));
-    let folded_cells: Vec<Vec<i64>> = cells.accessed_cells().filter(|c| if scratch { true } else { cells.written(c) && !cells.live_out(c) }).collect();
+    let folded_cells: Vec<Vec<i64>> = cells.accessed_cells().filter(|c| scratch || cells.folds(c)).collect();
     if folded_cells.is_empty() {
         return Ok(Err("no cell to fold (every written cell is live-out)".into()));
     }
@@ -795,14 +787,9 @@ fn describe(fold: &ArrayFold, cells: &Cells, c: &Candidates, check: String, elem
             sizes.iter().map(i64::to_string).collect::<Vec<_>>().join("][")
         ),
         Placement::InPlace { layout: Layout::PerDim { offset }, .. } => format!("in place at {offset:?}"),
-        Placement::InPlace { layout: Layout::Linear { base, lo, ext }, .. } => {
-            let mut at = vec![0i64; lo.len()];
-            let mut l = *base;
-            for d in (0..lo.len()).rev() {
-                at[d] = lo[d] + if d == 0 { l } else { l.rem_euclid(ext[d]) };
-                l = l.div_euclid(ext[d].max(1));
-            }
-            format!("in place, one run of cells from {at:?}")
+        Placement::InPlace { layout: layout @ Layout::Linear { .. }, .. } => {
+            // The run's first cell: where the row values 0 go.
+            format!("in place, one run of cells from {:?}", layout.locate(&[], &[]))
         }
     };
     let cells_used = fold.cells_used(cells) as u64;
@@ -819,9 +806,13 @@ fn describe(fold: &ArrayFold, cells: &Cells, c: &Candidates, check: String, elem
 
 /// Rewrites the folded arrays' access relations of `jscop` (and adds the new arrays);
 /// `Ok(Err(why))` when a relation's text does not read back as the placement.
-fn write_folded(jscop: &mut Jscop, program: &polyalloc_program::Program, values: &[i64], folds: &[(ArrayFold, Cells)]) -> Result<Result<(), String>, FoldError> {
-    let ctx = Set::parse(&jscop.context)?;
-    let scop_params = ctx.space().params.clone();
+fn write_folded(
+    jscop: &mut Jscop,
+    scop_params: &[String],
+    program: &polyalloc_program::Program,
+    values: &[i64],
+    folds: &[(ArrayFold, Cells)],
+) -> Result<Result<(), String>, FoldError> {
     for (fold, _) in folds {
         if let Placement::NewArray { memref, sizes } = &fold.placement {
             let ty = jscop.arrays.iter().find(|a| a.name == fold.memref).map(|a| a.ty.clone()).unwrap_or_else(|| "double".into());
@@ -836,20 +827,18 @@ fn write_folded(jscop: &mut Jscop, program: &polyalloc_program::Program, values:
         for (j, acc) in st.accesses.iter().enumerate() {
             let Some((fold, cells)) = folds.iter().find(|(f, _)| acc.relation.contains(&format!("{}[", f.memref))) else { continue };
             // The access in the program model: the relation alone, renamed to C names.
-            let rel = polyalloc_suite::jscop::rename_identifiers(&acc.relation, &rename);
-            let rel = if rel.trim_start().starts_with('{') && !scop_params.is_empty() { format!("[{}] -> {rel}", scop_params.join(", ")) } else { rel };
-            let dom = if st.domain.trim_start().starts_with('{') && !scop_params.is_empty() { format!("[{}] -> {}", scop_params.join(", "), st.domain) } else { st.domain.clone() };
+            let rel = jscop::with_params(scop_params, &jscop::rename_identifiers(&acc.relation, &rename));
+            let dom = jscop::with_params(scop_params, &st.domain);
             // The statement with this access alone (its schedule does not matter here).
             let dset = Set::parse(&dom)?;
             let m = dset.space().n_dim();
             let its: Vec<String> = (0..m).map(|d| format!("i{d}")).collect();
-            let prefix = if scop_params.is_empty() { String::new() } else { format!("[{}] -> ", scop_params.join(", ")) };
-            let sched = format!("{prefix}{{ {}[{}] -> [0] }}", st.name, its.join(", "));
+            let sched = format!("{}{{ {}[{}] -> [0] }}", jscop::params_prefix(scop_params), st.name, its.join(", "));
             let one = polyalloc_program::Statement::parse(&dom, &sched, &[rel.as_str()], &[])?;
             let mut pieces = Vec::new();
             let sp = rewrite::stmt_params(program, one.domain.space(), values)?;
             for a in &one.writes {
-                let t = rewrite::relation_text(fold, &st.name, one.domain.space(), &sp, a, &scop_params)?;
+                let t = rewrite::relation_text(fold, &st.name, one.domain.space(), &sp, a, scop_params)?;
                 if let Err(why) = check::text_check(program, values, &one, a, fold, cells, &t)? {
                     return Ok(Err(why));
                 }
@@ -857,18 +846,11 @@ fn write_folded(jscop: &mut Jscop, program: &polyalloc_program::Program, values:
             }
             let text = match pieces.len() {
                 1 => pieces.remove(0),
-                _ => join_relations(&pieces),
+                _ => jscop::join_union(&jscop::params_prefix(scop_params), &pieces),
             };
             jscop.statements[k].accesses[j].relation = text;
         }
     }
     jscop.polyalloc = None;
     Ok(Ok(()))
-}
-
-/// One relation of several (each `[P] -> { ... }` with the same parameters).
-fn join_relations(texts: &[String]) -> String {
-    let prefix = texts.first().and_then(|t| t.find('{').map(|at| t[..at].to_string())).unwrap_or_default();
-    let bodies: Vec<&str> = texts.iter().filter_map(|t| Some(t[t.find('{')? + 1..].trim_end().strip_suffix('}')?.trim())).collect();
-    format!("{prefix}{{ {} }}", bodies.join("; "))
 }

@@ -90,6 +90,11 @@ impl Cells {
     pub fn live_out(&self, cell: &[i64]) -> bool {
         self.flag(cell, LIVE_OUT)
     }
+    /// True for a cell an in-place folding folds: written by the SCoP and not read by
+    /// the caller afterwards.
+    pub fn folds(&self, cell: &[i64]) -> bool {
+        self.written(cell) && !self.live_out(cell)
+    }
     /// Number of accessed cells.
     pub fn n_accessed(&self) -> usize {
         self.flags.iter().filter(|f| **f & ACCESSED != 0).count()
@@ -375,7 +380,7 @@ impl ArrayFold {
         match &self.placement {
             Placement::NewArray { .. } => folded,
             Placement::InPlace { .. } => {
-                let kept = cells.accessed_cells().filter(|c| !cells.written(c) || cells.live_out(c)).count() as u128;
+                let kept = cells.accessed_cells().filter(|c| !cells.folds(c)).count() as u128;
                 kept + folded
             }
         }
@@ -649,28 +654,13 @@ pub fn relation_text(fold: &ArrayFold, stmt: &str, space: &Space, params: &[i64]
             vec![format!("exists ({} : {})", q.join(", "), cons.join(" and "))]
         }
     };
+    // Row k in dimension k plus its offset (the dimensions beyond the rows: the offset).
     let folded_cons = |offset: &[i64]| -> Vec<String> {
-        let mut cons = Vec::new();
-        let mut q = Vec::new();
+        let (vals, mut cons, q) = row_values();
         for (k, o) in out.iter().enumerate() {
             let off = offset.get(k).copied().unwrap_or(0);
-            match fold.rows.get(k) {
-                Some(r) => {
-                    let mut row = through_hyperplane(r);
-                    match r.modulus {
-                        Some(e) => {
-                            let qk = format!("q{k}");
-                            row[0] = row[0].saturating_add(off);
-                            cons.push(format!("{o} = {} - {e}*{qk}", lin(&row)));
-                            cons.push(format!("{off} <= {o} <= {}", off.saturating_add(e - 1)));
-                            q.push(qk);
-                        }
-                        None => {
-                            row[0] = row[0].saturating_add(off.saturating_sub(r.shift));
-                            cons.push(format!("{o} = {}", lin(&row)));
-                        }
-                    }
-                }
+            match vals.get(k) {
+                Some(v) => cons.push(format!("{o} = {off} + {v}")),
                 None => cons.push(format!("{o} = {off}")),
             }
         }
@@ -680,7 +670,7 @@ pub fn relation_text(fold: &ArrayFold, stmt: &str, space: &Space, params: &[i64]
             vec![format!("exists ({} : {})", q.join(", "), cons.join(" and "))]
         }
     };
-    let prefix = if scop_params.is_empty() { String::new() } else { format!("[{}] -> ", scop_params.join(", ")) };
+    let prefix = polyalloc_suite::jscop::params_prefix(scop_params);
     let head = |array: &str, outs: &[String]| format!("{stmt}[{}] -> {array}[{}]", it.join(", "), outs.join(", "));
     let mut pieces = Vec::new();
     match &fold.placement {

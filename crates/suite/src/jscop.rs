@@ -303,15 +303,8 @@ pub fn to_example(jscop: &Jscop, path: &Path, options: &JscopOptions) -> Result<
         }
         rename.insert(a.name.clone(), c);
     }
-    let param_prefix = if params.is_empty() { String::new() } else { format!("[{}] -> ", params.join(", ")) };
-    let with_params = |text: &str| -> String {
-        let t = text.trim_start();
-        if t.starts_with('{') {
-            format!("{param_prefix}{t}")
-        } else {
-            t.to_string()
-        }
-    };
+    let param_prefix = params_prefix(&params);
+    let declared = |text: &str| with_params(&params, text);
     let mut statements = Vec::new();
     for (k, s) in jscop.statements.iter().enumerate() {
         let mut writes = Vec::new();
@@ -335,7 +328,7 @@ pub fn to_example(jscop: &Jscop, path: &Path, options: &JscopOptions) -> Result<
                 }
                 Some(_) => {}
             }
-            let rel = with_params(&rename_identifiers(&a.relation, &rename));
+            let rel = declared(&rename_identifiers(&a.relation, &rename));
             match a.kind.as_str() {
                 "read" => reads.push(rel),
                 "write" | "may_write" | "must_write" => {
@@ -350,19 +343,19 @@ pub fn to_example(jscop: &Jscop, path: &Path, options: &JscopOptions) -> Result<
         // A schedule of several pieces (Polly's, for a statement whose domain is a
         // union): one statement per piece, on the part of the domain it covers.
         let field = format!("statements[{k}] ({})", s.name);
-        let sched = Set::parse(&with_params(&s.schedule)).map_err(|e| field_err(format!("{field}.schedule"), e.to_string()))?;
+        let sched = Set::parse(&declared(&s.schedule)).map_err(|e| field_err(format!("{field}.schedule"), e.to_string()))?;
         if sched.n_pieces() <= 1 {
             statements.push(StatementSpec {
                 name: s.name.clone(),
-                domain: with_params(&s.domain),
-                schedule: with_params(&s.schedule),
+                domain: declared(&s.domain),
+                schedule: declared(&s.schedule),
                 writes: Relations(writes),
                 reads: Relations(reads),
                 extra: BTreeMap::new(),
             });
             continue;
         }
-        let domain = Set::parse(&with_params(&s.domain)).map_err(|e| field_err(format!("{field}.domain"), e.to_string()))?;
+        let domain = Set::parse(&declared(&s.domain)).map_err(|e| field_err(format!("{field}.domain"), e.to_string()))?;
         for (j, piece) in sched.pieces().iter().enumerate() {
             let name = if j == 0 { s.name.clone() } else { format!("{}__{j}", s.name) };
             let part = piece
@@ -453,7 +446,7 @@ pub fn to_example(jscop: &Jscop, path: &Path, options: &JscopOptions) -> Result<
     for (what, text) in [("polyalloc.live_out", life.live_out.as_deref()), ("--live-out", options.live_out.as_deref())] {
         let Some(text) = text else { continue };
         // The SCoP's parameters may be named without declaring them.
-        let text = if text.trim_start().starts_with('{') { format!("{param_prefix}{text}") } else { text.to_string() };
+        let text = declared(text);
         for set in Set::parse_union(&text).map_err(|e| field_err(what.into(), e.to_string()))? {
             let sp = set.space();
             let Some(name) = sp.output.name.clone().filter(|_| !sp.is_map()) else {
@@ -505,9 +498,29 @@ pub fn to_example(jscop: &Jscop, path: &Path, options: &JscopOptions) -> Result<
     Ok(ex)
 }
 
-/// One isl union text of several sets (each `[P] -> { ... }`, over parameters among
-/// those of `prefix`).
-fn join_union(prefix: &str, sets: &[String]) -> String {
+/// The declaration of `params` before an isl text (`[T, N] -> `; empty without any).
+pub fn params_prefix(params: &[String]) -> String {
+    if params.is_empty() {
+        String::new()
+    } else {
+        format!("[{}] -> ", params.join(", "))
+    }
+}
+
+/// `text` with `params` declared when it declares none (Polly writes a SCoP's texts
+/// without a declaration when it has no parameters; a user's set names them freely).
+pub fn with_params(params: &[String], text: &str) -> String {
+    let t = text.trim_start();
+    if t.starts_with('{') {
+        format!("{}{t}", params_prefix(params))
+    } else {
+        t.to_string()
+    }
+}
+
+/// One isl union text of several sets or relations (each `[P] -> { ... }`, over
+/// parameters among those of `prefix`): their pieces under `prefix`.
+pub fn join_union(prefix: &str, sets: &[String]) -> String {
     let bodies: Vec<&str> = sets
         .iter()
         .filter_map(|s| {
