@@ -98,6 +98,7 @@ fn paper_mappings_get_their_recorded_verdicts() {
                         any = true;
                         refuted.get_or_insert((vals.clone(), c));
                     }
+                    Ok(v @ ConcreteVerdict::NonPositiveModulus { .. }) => panic!("{} paper[{k}]: {v:?}", ex.id),
                     Err(polyalloc_formulation::Error::TooManyPoints(_)) => {}
                     Err(e) => panic!("{} paper[{k}]: {e}", ex.id),
                 }

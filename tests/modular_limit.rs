@@ -132,7 +132,7 @@ fn least_mapping_within_ten_percent(id: &str, array: &str) -> (BTreeMap<String, 
     assert_eq!(mapping.size_for(&values).expect("size"), k as i128, "{id}: {mapping} from {basis:?}");
     match check_concrete(&problem.conflicts, &mapping, &values, PAIR_LIMIT).expect("checks") {
         ConcreteVerdict::Valid { .. } => {}
-        ConcreteVerdict::Invalid(c) => panic!("{id}: {mapping} (lattice {basis:?}) is invalid: {c:?}"),
+        other => panic!("{id}: {mapping} (lattice {basis:?}) is invalid: {other:?}"),
     }
     println!("{id} at {at:?}: max-live {ml}, least lattice index {k}: {basis:?}, {mapping}");
     (at, ml, Some((k, mapping)))

@@ -335,15 +335,11 @@ impl Allocator for SmoSym {
             }
             let Some(diffs) = diffs else {
                 // Nothing finite to search at (a relation unbounded outside the array's
-                // cells, conflicts only beyond every instance): SMO itself, on the
-                // relation as given, so the answer then depends on its orientation.
-                if hyperplanes.is_empty() {
-                    return crate::Smo::default().find_mapping(problem, solver);
-                }
-                return Err(AllocError::method(
-                    NAME,
-                    format!("conflicts remain but no instance has them with at most {} conflict pairs to search at", self.options.pair_limit),
-                ));
+                // cells, conflicts only beyond every instance or past the pair limit of
+                // each): SMO itself, on the relation as given, so the answer then depends
+                // on its orientation. (Failing here, with hyperplanes already found, left
+                // valid inputs without an answer.)
+                return crate::Smo::default().find_mapping(problem, solver);
             };
             let found = search(&diffs, &hyperplanes)?;
             for h in found.into_iter().skip(hyperplanes.len()) {

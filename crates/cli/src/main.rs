@@ -299,6 +299,10 @@ fn allocate(
 ) -> Result<i32, polyalloc::Error> {
     let methods = registry().select(method)?;
     let backends = run::backends(backend)?;
+    if let Some(dir) = &dump_lp {
+        // Before any run: a method that solves no ILP would never notice a bad directory.
+        std::fs::create_dir_all(dir).map_err(|e| polyalloc::Error::io(dir, e))?;
+    }
     let ex = run::load_input_with(file, suite, stdin_jscop, jopts)?;
     let values = params.map(run::parse_params).transpose()?;
     if let Some(v) = &values {
@@ -421,6 +425,17 @@ fn record_text(r: &Record) -> String {
         _ => String::new(),
     };
     let _ = writeln!(out, "  {:<13} {}{at}", "size", r.size.as_deref().unwrap_or("unbounded (a row is not folded)"));
+    // The least size of any mapping there, or why it is not known.
+    match (r.max_live, r.max_live_source.as_deref()) {
+        (Some(v), _) => {
+            let at = r.size_params.as_ref().map(|p| format!(" at {}", fmt_params(p))).unwrap_or_default();
+            let _ = writeln!(out, "  {:<13} {v} values live at once{at}", "max-live");
+        }
+        (None, Some(why)) => {
+            let _ = writeln!(out, "  {:<13} not computed: {}", "max-live", why.strip_prefix("unknown: ").unwrap_or(why));
+        }
+        _ => {}
+    }
     let moduli: Vec<String> = r.moduli.iter().map(|m| m.clone().unwrap_or_else(|| "-".into())).collect();
     let _ = writeln!(out, "  {:<13} {:?} over ({})   moduli [{}]", "hyperplanes", r.hyperplanes, r.dims.join(", "), moduli.join(", "));
     let verified = match (r.verification.as_deref(), &r.verification_reason) {

@@ -69,6 +69,15 @@ pub enum ConcreteVerdict {
     },
     /// A collision.
     Invalid(Counterexample),
+    /// A modulus is not positive at these parameter values (mapping order), where the
+    /// conflict set has pairs: no mapping at all (`x mod 0`). Where it has none, the
+    /// moduli are not evaluated (an array without cells at an instance needs none).
+    NonPositiveModulus {
+        /// The storage row.
+        row: usize,
+        /// The parameter values.
+        params: Vec<i64>,
+    },
 }
 
 /// Combined verdict of [`Checker::check`].
@@ -252,7 +261,10 @@ impl<'a> Checker<'a> {
         }
         let mut m = Model::new("check");
         let vars = add_basic_set(&mut m, &b, "", None)?;
-        let opts = SolveOptions { time_limit: Some(self.time_limit), ..SolveOptions::default() };
+        // At most the time left of the run's budget (a solve cannot be stopped from
+        // outside: `check --time-limit 10` stopped at 20 s with the checker's own limit).
+        let limit = polyalloc_ilp::budget::remaining().map_or(self.time_limit, |r| r.min(self.time_limit));
+        let opts = SolveOptions { time_limit: Some(limit), ..SolveOptions::default() };
         match find_point_with(self.solver, &m, &opts) {
             Ok(Feasibility::Infeasible) => Ok(Some(Feas::Infeasible)),
             Ok(Feasibility::Point(p)) => {
@@ -494,7 +506,21 @@ impl<'a> Checker<'a> {
             match self.check_moduli(space, mapping, context)? {
                 SymbolicVerdict::NonPositiveModulus { row, params } => return Ok(Verdict::NonPositiveModulus { row, params }),
                 SymbolicVerdict::Unknown(reason) => {
+                    let rel_params = &cs.relation.space().params;
                     for inst in instances {
+                        // Where the array has no cell, no modulus is used.
+                        let at: Option<Vec<i64>> =
+                            space.space().params.iter().map(|p| rel_params.iter().position(|q| q == p).and_then(|i| inst.get(i).copied())).collect();
+                        if let Some(values) = at {
+                            let mut any = false;
+                            let scanned = space.for_each_point(&values, &mut |_| {
+                                any = true;
+                                Ok(false)
+                            });
+                            if scanned.is_ok() && !any {
+                                continue;
+                            }
+                        }
                         let mparams = mapping_params_at(cs, mapping, inst)?;
                         for (row, r) in mapping.rows.iter().enumerate() {
                             if let Some(e) = &r.modulus {
@@ -529,8 +555,10 @@ impl<'a> Checker<'a> {
             SymbolicVerdict::NonPositiveModulus { row, params } => Ok(Verdict::NonPositiveModulus { row, params }),
             SymbolicVerdict::Unknown(reason) => {
                 for inst in instances {
-                    if let ConcreteVerdict::Invalid(c) = check_concrete(cs, mapping, inst, usize::MAX)? {
-                        return Ok(Verdict::Refuted(c));
+                    match check_concrete(cs, mapping, inst, usize::MAX)? {
+                        ConcreteVerdict::Invalid(c) => return Ok(Verdict::Refuted(c)),
+                        ConcreteVerdict::NonPositiveModulus { row, params } => return Ok(Verdict::NonPositiveModulus { row, params }),
+                        ConcreteVerdict::Valid { .. } => {}
                     }
                 }
                 Ok(Verdict::ProvenForInstancesOnly { reason, instances: instances.to_vec() })
@@ -550,14 +578,34 @@ pub fn check_concrete(cs: &ConflictSet, mapping: &ModularMapping, params: &[i64]
     }
     let ppos = param_positions(mapping, &rel_params)?;
     let mparams: Vec<i64> = ppos.iter().map(|&i| params[i]).collect();
-    let mods = mapping.moduli(&mparams)?;
+    // The moduli, or the first row whose modulus is not positive (an error only where
+    // a pair of cells needs it).
+    let mut mods: Vec<Option<i64>> = Vec::with_capacity(mapping.rows.len());
+    let mut nonpositive: Option<usize> = None;
+    for (k, r) in mapping.rows.iter().enumerate() {
+        match &r.modulus {
+            None => mods.push(None),
+            Some(e) => {
+                let v = e.eval(&mparams, &[])?;
+                if v <= 0 && nonpositive.is_none() {
+                    nonpositive = Some(k);
+                }
+                mods.push(Some(v.max(1)));
+            }
+        }
+    }
     let mut count = 0usize;
     let mut bad: Option<Counterexample> = None;
     let mut err: Option<Error> = None;
+    let mut zero_mod: Option<usize> = None;
     cs.relation.for_each_point(params, &mut |pt| {
         let (a, b) = pt.split_at(n);
         if a == b {
             return Ok(true);
+        }
+        if let Some(row) = nonpositive {
+            zero_mod = Some(row);
+            return Ok(false);
         }
         count += 1;
         if count > limit {
@@ -574,6 +622,9 @@ pub fn check_concrete(cs: &ConflictSet, mapping: &ModularMapping, params: &[i64]
     })?;
     if let Some(e) = err {
         return Err(e);
+    }
+    if let Some(row) = zero_mod {
+        return Ok(ConcreteVerdict::NonPositiveModulus { row, params: mparams });
     }
     Ok(match bad {
         Some(c) => ConcreteVerdict::Invalid(c),

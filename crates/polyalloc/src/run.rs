@@ -14,7 +14,6 @@ use polyalloc_ilp::{
 use polyalloc_suite::jscop::JscopOptions;
 use polyalloc_suite::Example;
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -69,8 +68,7 @@ pub fn load_input(spec: &str, suite_dir: &Path) -> Result<Example, Error> {
 pub fn load_input_with(spec: &str, suite_dir: &Path, stdin_jscop: bool, jscop: &JscopOptions) -> Result<Example, Error> {
     let is_jscop = |p: &Path| polyalloc_suite::jscop::is_jscop(p);
     if spec == "-" {
-        let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).map_err(|e| Error::io("<stdin>", e))?;
+        let text = polyalloc_suite::read_text(std::io::stdin().lock(), Path::new("<stdin>"))?;
         if stdin_jscop {
             return Ok(polyalloc_suite::jscop::read(&text, Path::new("<stdin>.jscop"), jscop)?);
         }
@@ -87,7 +85,7 @@ pub fn load_input_with(spec: &str, suite_dir: &Path, stdin_jscop: bool, jscop: &
         }
     }
     if is_jscop(&path) {
-        let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+        let text = polyalloc_suite::read_file(&path)?;
         return Ok(polyalloc_suite::jscop::read(&text, &path, jscop)?);
     }
     Ok(Example::load(&path)?)
@@ -207,9 +205,22 @@ pub fn arrays(ex: &Example, asked: &[String]) -> Result<Vec<String>, Error> {
     Ok(asked.to_vec())
 }
 
-/// Replaces characters that are awkward in file names.
+/// A file name for `s`: ASCII letters, digits, `-`, `_` and `.` kept, every other
+/// character (and `%`) written as `%XX` per UTF-8 byte, so that two names never share
+/// a file (`Ä` and `Ö` are `%C3%84` and `%C3%96`); a leading `.` too (no hidden file).
 pub fn file_stem(s: &str) -> String {
-    s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' { c } else { '_' }).collect()
+    let mut out = String::with_capacity(s.len());
+    for (k, c) in s.chars().enumerate() {
+        if c.is_ascii_alphanumeric() || c == '-' || c == '_' || (c == '.' && k > 0) {
+            out.push(c);
+        } else {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+    }
+    out
 }
 
 /// A solver with a wall-clock budget shared by every solve of one run: each solve gets

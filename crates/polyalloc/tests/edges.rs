@@ -50,7 +50,7 @@ fn every_method_holds_at_the_smallest_values(c: &Case) {
         }
         match check_concrete(&problem.conflicts, m, &[smallest], 1_000_000).expect("enumerates") {
             ConcreteVerdict::Valid { .. } => {}
-            ConcreteVerdict::Invalid(x) => panic!("{}: {name}: {m} collides at N = {smallest}: {x:?}", c.id),
+            other => panic!("{}: {name}: {m} at N = {smallest}: {other:?}", c.id),
         }
         let plain = oracle::PlainMapping {
             rows: m.rows.iter().map(|r| (r.hyperplane.clone(), r.modulus.as_ref().map(|e| (e.coeffs[0], e.coeffs[1])))).collect(),

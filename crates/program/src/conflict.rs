@@ -21,9 +21,12 @@ impl Program {
     /// when `x` holds a value that is still needed: `x` was written at or before that
     /// time and is read strictly later, or `x` is live-out. Reads happen before writes
     /// at the same logical time, so a cell whose last read is at time `T` may receive a
-    /// write at `T`. The array must be written at most once per cell
-    /// (single assignment, as after the papers' total expansion); cells only read
-    /// (inputs) are not part of the conflict set. Times are compared
+    /// write at `T`. Exact when every cell is written at most once (single
+    /// assignment, as after the papers' total expansion); a cell written more than
+    /// once counts as busy from each of its writes to every later read of it, a
+    /// superset of its values' lifetimes, so a mapping valid for this set is valid for
+    /// the program (bench-suite README section 4, tested in `tests/overwrite.rs`).
+    /// Cells only read (inputs) are not part of the conflict set. Times are compared
     /// lexicographically, shorter schedules padded with zeros.
     ///
     /// Each piece is `{ x -> y : exists i_a, i_b, i_r : ... }` for one choice of writers,

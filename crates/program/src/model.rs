@@ -248,6 +248,142 @@ impl Program {
         Ok(())
     }
 
+    /// Restricts every access to `array`, and its live-out cells, to the cells of
+    /// `space` (the array's declared cells): an access to a cell outside it is ignored,
+    /// as the bench-suite format says (bench-suite README section 4: such a cell is an
+    /// input from outside the modelled region, e.g. a neighbouring tile). Each access's
+    /// guard gains the space's constraints on its subscripts, except those the domain
+    /// and guard already imply (rationally), so an access inside the space keeps its
+    /// guard. The space must be one convex piece (a union's pieces may overlap, and an
+    /// access split over them would write a cell twice); an empty space drops every
+    /// access to the array.
+    pub fn restrict_to_space(&mut self, array: &str, space: &Set) -> Result<()> {
+        let piece = match space.pieces() {
+            [] => None,
+            [p] => Some(p.clone()),
+            ps => {
+                return Err(ProgramError::Invalid(format!(
+                    "the space of `{array}` is a union of {} pieces; a space the program accesses must be one convex piece",
+                    ps.len()
+                )))
+            }
+        };
+        if let Some(p) = space.space().params.iter().find(|p| !self.params.contains(p)) {
+            return Err(ProgramError::Invalid(format!("the space of `{array}` uses undeclared parameter `{p}`")));
+        }
+        for s in &mut self.statements {
+            let dsp = s.domain.space().clone();
+            let domain_pieces = s.domain.pieces().to_vec();
+            let restrict = |a: &Access| -> Result<Option<Access>> {
+                let Some(p) = &piece else { return Ok(None) };
+                if p.space().n_dim() != a.index.len() {
+                    return Err(ProgramError::Invalid(format!(
+                        "`{array}` has {} dimensions (its space), statement `{}` accesses it with {} subscripts",
+                        p.space().n_dim(),
+                        s.name,
+                        a.index.len()
+                    )));
+                }
+                let p = p.align_params(&dsp.params).map_err(|_| {
+                    ProgramError::Invalid(format!("the space of `{array}` uses a parameter that statement `{}` does not declare", s.name))
+                })?;
+                let (np, nd, nl) = (dsp.n_param(), p.space().n_dim(), p.n_local());
+                let ni = dsp.n_dim();
+                // A row of the space over [1, params, cells, locals] as a row over
+                // [1, params, iterators, locals] of the domain, through the subscripts.
+                let conv = |r: &[i64]| -> Result<Vec<i64>> {
+                    let mut out = vec![0i64; 1 + np + ni + nl];
+                    out[..1 + np].copy_from_slice(&r[..1 + np]);
+                    for d in 0..nd {
+                        let c = r[1 + np + d];
+                        if c != 0 {
+                            let idx = &a.index[d].coeffs;
+                            for (o, &v) in out.iter_mut().zip(idx.iter()) {
+                                *o = v.checked_mul(c).and_then(|x| o.checked_add(x)).ok_or_else(|| ProgramError::Overflow("restricting an access to its array's space".into()))?;
+                            }
+                        }
+                    }
+                    out[1 + np + ni..].copy_from_slice(&r[1 + np + nd..]);
+                    Ok(out)
+                };
+                let mut g = BasicSet::universe(dsp.clone());
+                for _ in 0..nl {
+                    g.add_local();
+                }
+                let mut added = false;
+                for r in p.equalities() {
+                    g.add_eq_row(conv(r)?)?;
+                    added = true;
+                }
+                for r in p.inequalities() {
+                    let row = conv(r)?;
+                    // Implied where the access happens when `row <= -1` is rationally
+                    // empty there (only without locals: a local's row is never implied).
+                    let implied = nl == 0
+                        && domain_pieces.iter().try_fold(true, |acc, d| -> Result<bool> {
+                            if !acc {
+                                return Ok(false);
+                            }
+                            let mut t = match &a.guard {
+                                Some(gd) => d.intersect(gd)?,
+                                None => d.clone(),
+                            };
+                            let mut neg: Vec<i64> = row.iter().map(|v| -v).collect();
+                            neg[0] -= 1;
+                            neg.resize(t.n_cols(), 0);
+                            t.add_ineq_row(neg)?;
+                            Ok(t.is_rationally_empty()?)
+                        })?;
+                    if !implied {
+                        g.add_ineq_row(row)?;
+                        added = true;
+                    }
+                }
+                if !added {
+                    return Ok(Some(a.clone()));
+                }
+                g.simplify()?;
+                let guard = match &a.guard {
+                    Some(old) => old.intersect(&g)?,
+                    None => g,
+                };
+                Ok(Some(Access { array: a.array.clone(), index: a.index.clone(), guard: Some(guard) }))
+            };
+            let mut writes = Vec::new();
+            for a in &s.writes {
+                if a.array != array {
+                    writes.push(a.clone());
+                } else if let Some(r) = restrict(a)? {
+                    writes.push(r);
+                }
+            }
+            let mut reads = Vec::new();
+            for a in &s.reads {
+                if a.array != array {
+                    reads.push(a.clone());
+                } else if let Some(r) = restrict(a)? {
+                    reads.push(r);
+                }
+            }
+            s.writes = writes;
+            s.reads = reads;
+        }
+        // Live-out cells outside the space are no cells of the array.
+        for lo in self.live_out.iter_mut().filter(|lo| lo.space().output.name.as_deref() == Some(array)) {
+            let mut pieces = Vec::new();
+            if let Some(p) = &piece {
+                let p = p.align_params(&self.params)?.with_space(lo.space().clone()).map_err(|_| {
+                    ProgramError::Invalid(format!("the live-out set of `{array}` and its space have different numbers of dimensions"))
+                })?;
+                for q in lo.pieces() {
+                    pieces.push(q.intersect(&p)?);
+                }
+            }
+            *lo = Set::from_pieces(lo.space().clone(), pieces)?;
+        }
+        Ok(())
+    }
+
     /// Declares the fold region of an array (see [`Program::fold_regions`]): a set of
     /// cells of one named array, over the program's parameters; one per array.
     pub fn add_fold_region(&mut self, cells: Set) -> Result<()> {

@@ -32,9 +32,14 @@ fn not_applicable_without_program_or_instances() {
     let mut v = file("pugh-example1");
     v["pugh"].as_object_mut().unwrap().remove("execution");
     assert!(na(&v));
+    // A bench-suite file without instances is refused when read; an example built
+    // otherwise (a JSCoP without parameter values) reaches the method without them.
     let mut v = file("pugh-example1");
     v["instances"] = Value::Array(vec![]);
-    assert!(na(&v));
+    assert!(Example::from_str(&v.to_string(), Path::new("pugh-example1.json")).is_err());
+    let mut ex = input(&file("pugh-example1")).example;
+    ex.instances.clear();
+    assert!(matches!(ScheduleMethod.targets(&Input::new(ex)), Err(MethodError::NotApplicable(_))));
 }
 
 #[test]

@@ -65,6 +65,8 @@ impl Example {
                         ),
                     });
                 }
+                // Accesses to cells outside the space are ignored (README section 4).
+                prog.restrict_to_space(name, &space).map_err(self.prog_err(&format!("arrays.{name}.space")))?;
             }
         }
         Ok(Some(prog))
@@ -82,7 +84,21 @@ impl Example {
             Some("symmetric") => ConflictForm::Symmetric,
             _ => ConflictForm::Half,
         };
-        ConflictSet::parse(text, form).map(Some).map_err(self.fmt_err(&format!("arrays.{array}.conflicts")))
+        let field = format!("arrays.{array}.conflicts");
+        // The empty relation `[N] -> { }` names no space: no pair of the array's cells.
+        if Set::parse_union(text).map_err(self.fmt_err(&field))?.is_empty() {
+            let space = Set::parse(&spec.space).map_err(self.fmt_err(&format!("arrays.{array}.space")))?;
+            let sp = space.space();
+            let n = sp.n_dim();
+            let xs: Vec<String> = (0..n).map(|j| format!("x{j}")).collect();
+            let ys: Vec<String> = (0..n).map(|j| format!("y{j}")).collect();
+            let xr: Vec<&str> = xs.iter().map(String::as_str).collect();
+            let yr: Vec<&str> = ys.iter().map(String::as_str).collect();
+            let pr: Vec<&str> = sp.params.iter().map(String::as_str).collect();
+            let rel = Set::empty(Space::map(&pr, Tuple::new(array, &xr), Tuple::new(array, &yr)));
+            return ConflictSet::from_map(rel, form).map(Some).map_err(self.fmt_err(&field));
+        }
+        ConflictSet::parse(text, form).map(Some).map_err(self.fmt_err(&field))
     }
 
     /// The conflict set of `array`: the given one, or else the one the program yields.

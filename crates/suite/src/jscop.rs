@@ -396,7 +396,7 @@ pub fn to_example(jscop: &Jscop, path: &Path, options: &JscopOptions) -> Result<
         params: params.clone(),
         context: Some(context.to_string()),
         arrays: BTreeMap::new(),
-        program: Some(ProgramSpec { statements, live_out: None, extra: BTreeMap::new() }),
+        program: Some(ProgramSpec { statements, live_out: None, ignored_arrays: Vec::new(), extra: BTreeMap::new() }),
         instances: instance.into_iter().collect(),
         paper: Vec::new(),
         note: Some("read from a Polly JSCoP file (crates/suite/src/jscop.rs)".into()),

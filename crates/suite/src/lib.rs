@@ -14,6 +14,7 @@
 
 mod build;
 pub mod inter;
+mod validate;
 pub mod jscop;
 mod problem;
 pub mod smo_input;
@@ -130,6 +131,11 @@ pub struct ProgramSpec {
     pub statements: Vec<StatementSpec>,
     #[serde(default)]
     pub live_out: Option<String>,
+    /// Arrays the statements access that are neither contracted nor modelled: inputs
+    /// and outputs the program passes through (`in`, `out`). Every array a statement
+    /// names is in `arrays` or here.
+    #[serde(default)]
+    pub ignored_arrays: Vec<String>,
     #[serde(flatten)]
     pub extra: BTreeMap<String, serde_json::Value>,
 }
@@ -187,12 +193,44 @@ pub struct Example {
     pub file: PathBuf,
 }
 
+/// The largest input file polyalloc reads (64 MiB): the largest of the bench-suite
+/// is 0.1 MiB and a Polly export of a large SCoP a few MiB; past this size a file is
+/// refused before it is read whole (a device such as `/dev/zero` never ends).
+pub const MAX_INPUT_BYTES: usize = 64 << 20;
+
+/// Reads the text of an input (a file, standard input) of at most [`MAX_INPUT_BYTES`]
+/// bytes of UTF-8; `name` is the file named in errors.
+pub fn read_text(reader: impl std::io::Read, name: &Path) -> Result<String, SuiteError> {
+    use std::io::Read as _;
+    let io = |message: String| SuiteError::Io { file: name.to_path_buf(), message };
+    let mut bytes = Vec::new();
+    reader.take(MAX_INPUT_BYTES as u64 + 1).read_to_end(&mut bytes).map_err(|e| io(e.to_string()))?;
+    if bytes.len() > MAX_INPUT_BYTES {
+        return Err(io(format!("larger than {} MiB, the most polyalloc reads", MAX_INPUT_BYTES >> 20)));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let before = &e.as_bytes()[..at];
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        let column = at - before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
+        io(format!("not UTF-8 text: line {line}, column {column} (byte {at}) starts no UTF-8 character"))
+    })
+}
+
+/// [`read_text`] of a file.
+pub fn read_file(path: &Path) -> Result<String, SuiteError> {
+    let f = std::fs::File::open(path).map_err(|e| SuiteError::Io { file: path.to_path_buf(), message: e.to_string() })?;
+    if f.metadata().map(|m| m.is_dir()).unwrap_or(false) {
+        return Err(SuiteError::Io { file: path.to_path_buf(), message: "a directory, not a file".into() });
+    }
+    read_text(f, path)
+}
+
 impl Example {
     /// Reads and validates one file: a bench-suite JSON file, or an input of the SMO tool
     /// when its name ends with `.smo.input` ([`smo_input`]).
     pub fn load(path: &Path) -> Result<Example, SuiteError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| SuiteError::Io { file: path.to_path_buf(), message: e.to_string() })?;
+        let text = read_file(path)?;
         if jscop::is_jscop(path) {
             return jscop::read(&text, path, &jscop::JscopOptions::default());
         }
@@ -275,6 +313,7 @@ impl Example {
             }
         }
         self.inter_section()?;
+        self.validate_isl()?;
         Ok(())
     }
 

@@ -47,7 +47,9 @@ pub struct Row {
 }
 
 /// A statement of a generated program: `S_k[i...] : 0 <= i... < N` writes
-/// `A[k, i...]` and reads cells of earlier rows (or of its own) at small offsets.
+/// `A[row, i...]` (its own row `k`, or an earlier statement's: the cells are then
+/// written twice, an overwrite) and reads cells of earlier rows (or of its own) at
+/// small offsets.
 #[derive(Clone, Debug)]
 pub struct GenStmt {
     /// Number of iterators (1 or 2).
@@ -56,6 +58,11 @@ pub struct GenStmt {
     pub schedule: Vec<Vec<i64>>,
     /// Reads `A[row, it + offset]` (when the cell is inside the array).
     pub reads: Vec<(i64, Vec<i64>)>,
+    /// The row of `A` it writes.
+    pub row: i64,
+    /// The reads are not guarded: cells outside the array's space are read too (the
+    /// bench-suite format ignores those accesses).
+    pub unguarded: bool,
 }
 
 /// A generated program over one array `A[k, i...]` of `1 + dims` dimensions.
@@ -181,14 +188,18 @@ impl Case {
             let mut reads = Vec::new();
             for (row, off) in &s.reads {
                 let cells: Vec<String> = it.iter().zip(off).map(|(v, o)| affine(&[*o, 0, 1], &["N", v])).collect();
-                let guard: Vec<String> = cells.iter().map(|c| format!("0 <= {c} < N")).collect();
-                reads.push(format!("S{k}[{its}] -> A[{row}, {}] : {}", cells.join(", "), guard.join(" and ")));
+                if s.unguarded {
+                    reads.push(format!("S{k}[{its}] -> A[{row}, {}]", cells.join(", ")));
+                } else {
+                    let guard: Vec<String> = cells.iter().map(|c| format!("0 <= {c} < N")).collect();
+                    reads.push(format!("S{k}[{its}] -> A[{row}, {}] : {}", cells.join(", "), guard.join(" and ")));
+                }
             }
             let mut st = serde_json::json!({
                 "name": format!("S{k}"),
                 "domain": format!("[N] -> {{ S{k}[{its}] : {} }}", dom.join(" and ")),
                 "schedule": format!("[N] -> {{ S{k}[{its}] -> [{}] }}", sched.join(", ")),
-                "writes": format!("[N] -> {{ S{k}[{its}] -> A[{k}, {its}] }}"),
+                "writes": format!("[N] -> {{ S{k}[{its}] -> A[{}, {its}] }}", s.row),
             });
             if !reads.is_empty() {
                 st["reads"] = format!("[N] -> {{ {} }}", reads.join("; ")).into();
@@ -309,9 +320,19 @@ fn random_program(rng: &mut Rng) -> (GenProgram, usize) {
             let off: Vec<i64> = (0..dims).map(|_| rng.range(-2, 1)).collect();
             reads.push((row, off));
         }
-        stmts.push(GenStmt { dims, schedule, reads });
+        stmts.push(GenStmt { dims, schedule, reads, row: k as i64, unguarded: false });
     }
     let live_out_last = rng.chance(60);
+    // Overwrites (a statement writes an earlier statement's row) and reads of cells
+    // outside the array.
+    for k in 1..stmts.len() {
+        if rng.chance(20) {
+            stmts[k].row = rng.range(0, k as i64 - 1);
+        }
+    }
+    for s in &mut stmts {
+        s.unguarded = rng.chance(25);
+    }
     (GenProgram { stmts, live_out_last }, 1 + dims)
 }
 

@@ -8,7 +8,6 @@
 //! times); and it evaluates the mapping `((h . x) mod e)` with its own arithmetic.
 
 use super::gen::{Case, Kind, GenProgram};
-use std::collections::HashMap;
 
 /// A mapping as plain numbers: per storage row the hyperplane and the modulus as
 /// `(constant, coefficient of N)`, `None` when the row is not folded.
@@ -93,6 +92,13 @@ fn iterations(dims: usize, n: i64) -> Vec<Vec<i64>> {
     out
 }
 
+/// The conflicts of a generated program at `N = n`, value by value (bench-suite README
+/// section 4): each write starts a value of its cell, which the cell's earlier value
+/// dies at; a value is pending from its write to its last read (reads strictly after
+/// the write and no later than the cell's next write: reads come before writes at one
+/// time), or forever when it is the cell's last value and the cell is live-out (row
+/// `last` of `A`). Two cells conflict when one is written while a value of the other is
+/// pending. Reads of cells outside the array are ignored.
 fn program_conflicts(p: &GenProgram, n: i64) -> Vec<(Vec<i64>, Vec<i64>)> {
     let len = p.stmts.iter().map(|s| s.schedule.len()).max().unwrap_or(0);
     let time = |sched: &[Vec<i64>], it: &[i64]| -> Vec<i64> {
@@ -100,47 +106,47 @@ fn program_conflicts(p: &GenProgram, n: i64) -> Vec<(Vec<i64>, Vec<i64>)> {
         t.resize(len, 0);
         t
     };
-    // Write time of every cell (single assignment: each cell A[k, it] once).
-    let mut written: HashMap<Vec<i64>, Vec<i64>> = HashMap::new();
-    for (k, s) in p.stmts.iter().enumerate() {
-        for it in iterations(s.dims, n) {
-            written.insert([vec![k as i64], it.clone()].concat(), time(&s.schedule, &it));
-        }
-    }
-    // Last time each written value is read (reads strictly after the write).
-    let mut last_read: HashMap<Vec<i64>, Vec<i64>> = HashMap::new();
+    // Every instance: its time, the cell it writes, the cells it reads.
+    let mut events: Vec<(Vec<i64>, Vec<i64>, Vec<Vec<i64>>)> = Vec::new();
     for s in &p.stmts {
         for it in iterations(s.dims, n) {
-            let t = time(&s.schedule, &it);
+            let mut reads = Vec::new();
             for (row, off) in &s.reads {
                 let idx: Vec<i64> = it.iter().zip(off).map(|(a, b)| a + b).collect();
-                if idx.iter().any(|&v| v < 0 || v >= n) {
-                    continue;
-                }
-                let cell = [vec![*row], idx].concat();
-                if let Some(w) = written.get(&cell) {
-                    if t > *w && last_read.get(&cell).is_none_or(|l| t > *l) {
-                        last_read.insert(cell, t.clone());
-                    }
+                if idx.iter().all(|&v| (0..n).contains(&v)) {
+                    reads.push([vec![*row], idx].concat());
                 }
             }
+            events.push((time(&s.schedule, &it), [vec![s.row], it.clone()].concat(), reads));
         }
     }
+    events.sort();
     let last = p.stmts.len() as i64 - 1;
-    let mut out = Vec::new();
-    for (x, wx) in &written {
-        let live_out = p.live_out_last && x[0] == last;
-        for (y, wy) in &written {
-            if x == y || wx > wy {
-                continue;
-            }
-            let busy = live_out || last_read.get(x).is_some_and(|r| wy < r);
-            if busy {
-                out.push((x.clone(), y.clone()));
+    // Every value: its cell, write time and end of life (None: forever).
+    let mut values: Vec<(Vec<i64>, Vec<i64>, Option<Vec<i64>>)> = Vec::new();
+    for (k, (w, cell, _)) in events.iter().enumerate() {
+        let next = events[k + 1..].iter().find(|e| &e.1 == cell).map(|e| e.0.clone());
+        let last_use = events
+            .iter()
+            .filter(|e| e.0 > *w && next.as_ref().is_none_or(|nw| e.0 <= *nw) && e.2.contains(cell))
+            .map(|e| e.0.clone())
+            .max();
+        let live_out = next.is_none() && p.live_out_last && cell[0] == last;
+        match (live_out, last_use) {
+            (true, _) => values.push((cell.clone(), w.clone(), None)),
+            (false, Some(l)) => values.push((cell.clone(), w.clone(), Some(l))),
+            (false, None) => {}
+        }
+    }
+    let mut out = std::collections::BTreeSet::new();
+    for (a, w, end) in &values {
+        for (t, b, _) in &events {
+            if a != b && w <= t && end.as_ref().is_none_or(|e| t < e) {
+                out.insert(if a < b { (a.clone(), b.clone()) } else { (b.clone(), a.clone()) });
             }
         }
     }
-    out
+    out.into_iter().collect()
 }
 
 /// Checks `mapping` at every instance of the case: moduli at least 1 wherever the
@@ -216,8 +222,8 @@ mod tests {
         // (not read, not live-out) conflicts with nothing after it.
         let p = GenProgram {
             stmts: vec![
-                GenStmt { dims: 1, schedule: vec![vec![0, 0], vec![0, 1]], reads: vec![] },
-                GenStmt { dims: 1, schedule: vec![vec![1, 0], vec![0, 1]], reads: vec![(0, vec![0])] },
+                GenStmt { dims: 1, schedule: vec![vec![0, 0], vec![0, 1]], reads: vec![], row: 0, unguarded: false },
+                GenStmt { dims: 1, schedule: vec![vec![1, 0], vec![0, 1]], reads: vec![(0, vec![0])], row: 1, unguarded: false },
             ],
             live_out_last: false,
         };
@@ -226,5 +232,25 @@ mod tests {
         assert!(pairs.contains(&(vec![0, 2], vec![1, 0])), "A[0, 2] is read at (1, 2), after A[1, 0] is written");
         assert!(!pairs.contains(&(vec![0, 0], vec![1, 1])), "A[0, 0] is dead after (1, 0)");
         assert!(!pairs.iter().any(|(x, _)| x[0] == 1));
+    }
+
+    #[test]
+    fn overwritten_values_die_at_the_next_write() {
+        // S0[i] at (0, i) writes A[0, i]; S1[i] at (1, i) overwrites A[0, i] after reading
+        // A[0, i + 1] (S0's value). At N = 3: A[0, 1]'s first value lives from (0, 1) to
+        // its read at (1, 0), when S1 writes A[0, 0]: no conflict (a read and a write at
+        // one time may share); A[0, 2]'s lives to (1, 1), past S1's write of A[0, 0] at
+        // (1, 0); A[0, 0]'s first value is never read.
+        let p = GenProgram {
+            stmts: vec![
+                GenStmt { dims: 1, schedule: vec![vec![0, 0], vec![0, 1]], reads: vec![], row: 0, unguarded: false },
+                GenStmt { dims: 1, schedule: vec![vec![1, 0], vec![0, 1]], reads: vec![(0, vec![1])], row: 0, unguarded: true },
+            ],
+            live_out_last: false,
+        };
+        let pairs = program_conflicts(&p, 3);
+        assert!(pairs.contains(&(vec![0, 0], vec![0, 2])));
+        assert!(pairs.contains(&(vec![0, 1], vec![0, 2])));
+        assert!(!pairs.contains(&(vec![0, 0], vec![0, 1])), "{pairs:?}");
     }
 }

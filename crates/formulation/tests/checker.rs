@@ -1,0 +1,36 @@
+//! The exact checker at an instance where the array has no cells: the moduli are not
+//! asked for (a modulus of 0 there is no error), and where conflicts exist a modulus
+//! that is not positive is an invalid mapping, not a failure of the checker.
+
+use polyalloc_formulation::checker::{check_concrete, ConcreteVerdict};
+use polyalloc_formulation::{ConflictForm, ConflictSet, ModularMapping};
+
+/// Cells `A[i, j]`, `0 <= i < M`, `0 <= j < N`; the cells of one row `i` conflict.
+fn rows_conflict() -> ConflictSet {
+    ConflictSet::parse(
+        "[N, M] -> { A[i, j] -> A[i2, j2] : 0 <= i < M and 0 <= j < N and 0 <= i2 < M and 0 <= j2 < N and i2 = i and j2 > j }",
+        ConflictForm::Half,
+    )
+    .expect("conflict set")
+}
+
+#[test]
+fn an_empty_array_needs_no_modulus() {
+    let cs = rows_conflict();
+    let m = ModularMapping::parse("[N, M] -> { A[i, j] -> A[j mod N, i mod M] }").expect("mapping");
+    // M = 0: no cell, no pair; the modulus M = 0 is never used.
+    assert_eq!(check_concrete(&cs, &m, &[3, 0], usize::MAX).expect("checks"), ConcreteVerdict::Valid { pairs_checked: 0 });
+    // M = 2: 2 rows of 3 cells, 3 pairs each.
+    assert_eq!(check_concrete(&cs, &m, &[3, 2], usize::MAX).expect("checks"), ConcreteVerdict::Valid { pairs_checked: 6 });
+}
+
+#[test]
+fn a_zero_modulus_where_cells_conflict_is_an_invalid_mapping() {
+    let cs = rows_conflict();
+    // N - 3 = 0 at N = 3, where the cells of a row conflict.
+    let m = ModularMapping::parse("[N, M] -> { A[i, j] -> A[j mod (N - 3), i mod M] }").expect("mapping");
+    assert_eq!(
+        check_concrete(&cs, &m, &[3, 2], usize::MAX).expect("checks"),
+        ConcreteVerdict::NonPositiveModulus { row: 0, params: vec![3, 2] }
+    );
+}
