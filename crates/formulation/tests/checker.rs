@@ -34,3 +34,35 @@ fn a_zero_modulus_where_cells_conflict_is_an_invalid_mapping() {
         ConcreteVerdict::NonPositiveModulus { row: 0, params: vec![3, 2] }
     );
 }
+
+/// A solver that records the time limit of every solve and finds nothing in time.
+struct Recorder(std::sync::Mutex<Vec<Option<std::time::Duration>>>);
+
+impl polyalloc_ilp::Solver for Recorder {
+    fn name(&self) -> &str {
+        "recorder"
+    }
+    fn solve_raw(&self, _: &polyalloc_ilp::Model, options: &polyalloc_ilp::SolveOptions) -> Result<polyalloc_ilp::RawSolution, polyalloc_ilp::SolveError> {
+        self.0.lock().expect("lock").push(options.time_limit);
+        Err(polyalloc_ilp::SolveError::TimeLimitNoIncumbent)
+    }
+}
+
+/// The checker's solves get at most the time left of the run's budget (`check
+/// --time-limit 10` ran 20 s: each solve had the checker's own 20 s).
+#[test]
+fn the_checker_solves_within_the_runs_budget() {
+    let cs = ConflictSet::parse(
+        "[N] -> { A[t, i] -> A[t2, i2] : 1 <= t, i, t2, i2 <= N and ((t2 = t and i2 >= i + 1) or (t2 = t + 1 and i2 <= i - 1) or (t2 >= t + 1 and i = N)) }",
+        ConflictForm::Half,
+    )
+    .expect("conflict set");
+    // An invalid mapping: the emptiness proofs without a solver cannot conclude.
+    let m = ModularMapping::parse("[N] -> { A[t, i] -> A[(i - t) mod 2] }").expect("mapping");
+    let solver = Recorder(std::sync::Mutex::new(Vec::new()));
+    let budget = std::time::Duration::from_secs(2);
+    let _ = polyalloc_ilp::budget::scoped("test", Some(budget), || polyalloc_formulation::Checker::new(&solver).check_symbolic(&cs, &m, None));
+    let limits = solver.0.lock().expect("lock").clone();
+    assert!(!limits.is_empty(), "the check reaches the solver");
+    assert!(limits.iter().all(|l| l.is_some_and(|l| l <= budget)), "{limits:?}");
+}
