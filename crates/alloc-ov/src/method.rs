@@ -565,13 +565,7 @@ fn cheap_instances(input: &Input, program: &Program) -> Vec<Vec<i64>> {
 /// of its flow dependences (each read after the write of the cell it reads, for
 /// single-assignment programs), one instance per step, drawn from `seed`.
 pub fn random_legal_trace(program: &Program, params: &[i64], seed: u64) -> Result<Trace, ProgramError> {
-    let limit = polyalloc_program::exec::INSTANCE_LIMIT;
-    let mut instances: Vec<(usize, Vec<i64>)> = Vec::new();
-    for (k, st) in program.statements.iter().enumerate() {
-        for it in st.domain.enumerate(params, limit)? {
-            instances.push((k, it));
-        }
-    }
+    let instances = polyalloc_program::exec::all_instances(program, params, polyalloc_program::exec::INSTANCE_LIMIT)?;
     let mut writer: BTreeMap<(String, Vec<i64>), usize> = BTreeMap::new();
     for (n, (k, it)) in instances.iter().enumerate() {
         for w in &program.statements[*k].writes {

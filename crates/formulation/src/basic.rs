@@ -196,6 +196,14 @@ impl BasicSet {
                 self.n_cols()
             )));
         }
+        Self::check_range(row)
+    }
+    /// Coefficients lie in `[-(2^63 - 1), 2^63 - 1]`: `-2^63` has no negation in 64 bits,
+    /// and every row may be negated (an overflow error here, never a panic later).
+    fn check_range(row: &[i64]) -> Result<()> {
+        if row.contains(&i64::MIN) {
+            return Err(crate::error::ovf("storing a coefficient of -2^63"));
+        }
         Ok(())
     }
     /// Adds a constraint over the space's columns (no locals).
@@ -203,6 +211,7 @@ impl BasicSet {
         if c.aff.coeffs.len() != self.space.n_cols() {
             return Err(Error::SpaceMismatch("constraint of another space".into()));
         }
+        Self::check_range(&c.aff.coeffs)?;
         let mut row = c.aff.coeffs.clone();
         row.resize(self.n_cols(), 0);
         match c.kind {

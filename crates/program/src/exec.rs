@@ -66,8 +66,36 @@ use polyalloc_formulation::{ModularMapping, Set};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
-/// Instances enumerated per statement at most (guards against huge instances).
-pub const INSTANCE_LIMIT: usize = 2_000_000;
+/// Statement instances (over all statements) a trace of the executor holds at most. A
+/// comparison keeps each instance several times (two traces, the coverage set, the
+/// reads of both runs): about 1.5 kB an instance at the peak (003's method, which runs
+/// the executor itself, then verifies: 1,000,000 instances took 1.5 GB and 31 s), so
+/// at most about 0.4 GB here. It was 2,000,000 per statement: 2.9 GB for two
+/// statements, and no bound at all for more statements.
+pub const INSTANCE_LIMIT: usize = 250_000;
+
+/// Statement instances [`Executor::compare_placed`] runs at most: its order is counted
+/// first and stored as one flat enumeration, a few words an instance.
+pub const PLACED_INSTANCE_LIMIT: usize = 8_000_000;
+
+/// Every instance of every statement of `program` at `params`, statement by statement
+/// (domain order), at most `limit` in all: more is [`ProgramError::Exec`], counted
+/// before the statement's points are stored.
+pub fn all_instances(program: &Program, params: &[i64], limit: usize) -> Result<Vec<Instance>> {
+    let mut out: Vec<Instance> = Vec::new();
+    for (k, s) in program.statements.iter().enumerate() {
+        let left = limit - out.len();
+        let points = match s.domain.enumerate(params, left) {
+            Ok(p) => p,
+            Err(polyalloc_formulation::Error::TooManyPoints(_)) => {
+                return Err(ProgramError::Exec(format!("more than {limit} statement instances at {params:?}: not executed beyond that")))
+            }
+            Err(e) => return Err(e.into()),
+        };
+        out.extend(points.into_iter().map(|it| (k, it)));
+    }
+    Ok(out)
+}
 
 /// What a body sees: the parameters and the iteration.
 #[derive(Clone, Copy, Debug)]
@@ -499,13 +527,7 @@ impl Executor {
 
     /// Every instance of every statement, statement by statement (domain order).
     pub fn instances(&self, params: &[i64]) -> Result<Vec<Instance>> {
-        let mut out = Vec::new();
-        for (k, s) in self.program.statements.iter().enumerate() {
-            for it in s.domain.enumerate(params, INSTANCE_LIMIT)? {
-                out.push((k, it));
-            }
-        }
-        Ok(out)
+        all_instances(&self.program, params, INSTANCE_LIMIT)
     }
 
     /// Groups the instances by a time vector (lexicographic order); instances with
@@ -780,7 +802,7 @@ impl Executor {
     /// program reads it).
     pub fn compare_placed(&self, params: &[i64], placed: &[String], storages: &[String], place: PlaceFn<'_>) -> Result<ExecReport> {
         let mut report = ExecReport::default();
-        let ord = crate::order::Ordered::build(&self.program, params, None, 4 * INSTANCE_LIMIT)?;
+        let ord = crate::order::Ordered::build(&self.program, params, None, PLACED_INSTANCE_LIMIT)?;
         if let Some((a, _)) = ord.first_tie() {
             let (si, it, _) = ord.instance(&self.program, a);
             return Err(ProgramError::Invalid(format!(

@@ -47,7 +47,7 @@ pub fn max_live_under(program: &Program, params: &[i64], time: &InstanceTime<'_>
 
 /// Most statement instances [`max_live`] simulates (over all statements). Each costs
 /// its time vector once and a rank; the cells cost a few words each.
-pub const MAX_LIVE_INSTANCES: usize = 4 * crate::exec::INSTANCE_LIMIT;
+pub const MAX_LIVE_INSTANCES: usize = 8_000_000;
 
 fn simulate(program: &Program, params: &[i64], time: Option<&InstanceTime<'_>>) -> Result<Vec<LiveReport>> {
     if params.len() != program.params.len() {

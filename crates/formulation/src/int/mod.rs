@@ -53,19 +53,21 @@ pub fn ceil_div(a: i128, b: i128) -> i128 {
     -floor_div(-a, b)
 }
 
-/// `a * b`, an overflow error instead of a wrap.
+/// `a * b`, an overflow error instead of a wrap. Results are symmetric 64-bit values:
+/// `-2^63` (whose negation does not fit) is an overflow too.
 pub fn mul(a: i64, b: i64) -> Result<i64> {
-    a.checked_mul(b).ok_or_else(|| ovf("multiplying coefficients"))
+    a.checked_mul(b).filter(|&v| v != i64::MIN).ok_or_else(|| ovf("multiplying coefficients"))
 }
 
-/// `a + b`, an overflow error instead of a wrap.
+/// `a + b`, an overflow error instead of a wrap (and for `-2^63`, as [`mul`]).
 pub fn add(a: i64, b: i64) -> Result<i64> {
-    a.checked_add(b).ok_or_else(|| ovf("adding coefficients"))
+    a.checked_add(b).filter(|&v| v != i64::MIN).ok_or_else(|| ovf("adding coefficients"))
 }
 
-/// `x` narrowed to `i64`, an overflow error (naming `what`) when it does not fit.
+/// `x` narrowed to `i64`, an overflow error (naming `what`) when it does not fit the
+/// symmetric range (as [`mul`]).
 pub fn to_i64(x: i128, what: &str) -> Result<i64> {
-    i64::try_from(x).map_err(|_| ovf(what))
+    i64::try_from(x).ok().filter(|&v| v != i64::MIN).ok_or_else(|| ovf(what))
 }
 
 /// `a*x + b*y` element-wise, checked.
