@@ -14,6 +14,8 @@
 //!   the old results to what a partial new run covers.
 //! * [`c_corpus`]: `polyalloc fold` on the C kernels of `bench-suite/c/` (bytes, peak
 //!   memory, time, identical outputs), the `c_corpus` section of the results file.
+//! * [`fuzz_input`]: the `polyalloc` command run as a subprocess on hostile and
+//!   malformed inputs, proving no crash, bounded memory and bounded time.
 //! * [`report`]: `results/REPORT.md` with the tables and SVG plots ([`svg`]).
 //!
 //! Every record comes from `polyalloc::run_record`, the same code path as the
@@ -31,6 +33,7 @@ pub mod bless;
 pub mod compare;
 pub mod extra;
 pub mod fuzz;
+pub mod fuzz_input;
 pub mod md;
 pub mod limit;
 pub mod report;

@@ -171,6 +171,39 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
     },
+    /// Robustness fuzzing of the `polyalloc` command (a user's view): hostile and
+    /// malformed inputs (mangled SMO tool inputs and bench-suite files, programs with
+    /// defects, pathological isl strings, random bytes), each run as a subprocess under
+    /// an address-space limit and a wall-clock kill. Exits with 3 when a case crashed
+    /// (an exit code other than 0, 1, 2, 3, 130, a signal, the kill, or `panicked`);
+    /// writes report.md and every crashing input under results/local/fuzz-input/
+    /// (untracked).
+    FuzzInput {
+        /// Number of cases (1 to 1,000,000).
+        #[arg(long, default_value_t = 300, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        cases: u64,
+        /// Seed of the case generator (the same seed gives the same cases).
+        #[arg(long, default_value_t = 1, value_name = "S")]
+        seed: u64,
+        /// `--time-limit` of each polyalloc run, in seconds; a case is killed after
+        /// 6 times it plus 30 s. 0: none (killed after 30 s).
+        #[arg(long, default_value_t = 5.0, value_name = "SECS")]
+        time_limit: f64,
+        /// Address-space limit of each run, in MiB (64 to 1,048,576).
+        #[arg(long, default_value_t = 4096, value_name = "MB", value_parser = clap::value_parser!(u64).range(64..=1_048_576))]
+        mem_mb: u64,
+        /// Where report.md and the crashing inputs are written (default
+        /// results/local/fuzz-input).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// The polyalloc binary (default: the one next to xtask, built with `cargo
+        /// build -p polyalloc-cli` when missing).
+        #[arg(long, value_name = "PATH")]
+        bin: Option<PathBuf>,
+        /// Cases run at the same time (1 to 64).
+        #[arg(long, default_value_t = 2, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=64))]
+        threads: u64,
+    },
     /// Makes a local run the committed reference: copies results/local/latest.json to
     /// results/baseline.json (keeping the reference's kernels section when the run has
     /// none) and results/local/bench.json to results/bench.json (when it exists), then
@@ -405,6 +438,32 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
             let dir = out.unwrap_or_else(|| xtask::local_dir().join("fuzz"));
             let n = xtask::fuzz::write_findings(&report, &dir)?;
             eprintln!("xtask: fuzz: {} case(s) with findings written to {} (reproduce one: polyalloc allocate FILE)", n, dir.display());
+            Ok(if report.clean() { EXIT_OK } else { EXIT_CHECK })
+        }
+        Command::FuzzInput { cases, seed, time_limit, mem_mb, out, bin, threads } => {
+            polyalloc::run::parse_time_limit(time_limit)?;
+            let bin = match bin {
+                Some(b) => b,
+                None => xtask::fuzz_input::default_bin()?,
+            };
+            let mut opts = xtask::fuzz_input::Options::new(cases as usize, seed, bin);
+            opts.time_limit = time_limit;
+            opts.mem_mb = mem_mb;
+            opts.threads = threads as usize;
+            if let Some(out) = out {
+                opts.out = out;
+            }
+            let pb = progress_bar();
+            pb.set_length(cases);
+            let report = xtask::fuzz_input::campaign(&opts, &|done| pb.set_position(done as u64))?;
+            pb.finish_and_clear();
+            print!("{}", report.summary_markdown());
+            eprintln!(
+                "xtask: fuzz-input: {} crash(es) in {} case(s); report and crashing inputs in {}",
+                report.crashes().len(),
+                report.outcomes.len(),
+                opts.out.display()
+            );
             Ok(if report.clean() { EXIT_OK } else { EXIT_CHECK })
         }
         Command::Bless { from, force } => {

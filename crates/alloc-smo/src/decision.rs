@@ -96,6 +96,32 @@ pub(crate) struct BoundRow {
     pub d: Vec<i64>,
 }
 
+/// The constant `c` of the decision constraints (6), at least `c` and large enough that
+/// the paper's bound `c ΣP + c` on the conflict differences admits every hyperplane of
+/// the box `|γ_j| <= bound` on the polyhedra of `gens`: at each vertex `(g0; P, d)` with
+/// `ΣP + g0 > 0`, `c (ΣP + g0) >= bound Σ|d_j|`. The paper's `c = 10` assumes small
+/// differences: a conflict at distance 3939 (`i2 = i + 3939`) made every hyperplane
+/// infeasible. Rays and vertices with `ΣP + g0 <= 0` (negative parameters) give no
+/// bound; the result is capped at `cap` (the rows then restrict `Γ`, as in the paper).
+pub(crate) fn decision_constant<'a>(gens: impl Iterator<Item = &'a Generators>, np: usize, n: usize, c: i64, bound: i64, cap: i64) -> i64 {
+    let mut need = c;
+    for g in gens {
+        for (g0, v) in &g.vertices {
+            if v.len() != np + 2 * n {
+                continue;
+            }
+            let scale: i128 = v[..np].iter().map(|&x| x as i128).sum::<i128>() + *g0 as i128;
+            if scale <= 0 {
+                continue;
+            }
+            let spread: i128 = (0..n).map(|j| (v[np + j] as i128 - v[np + n + j] as i128).abs()).sum::<i128>() * bound as i128;
+            let k = (spread + scale - 1) / scale;
+            need = need.max(k.min(cap as i128) as i64);
+        }
+    }
+    need
+}
+
 /// The split decision constraints of a polyhedron over `(P, s, t)` (`np` parameters, `n`
 /// array dimensions) with generators `gens`, for the constant `c` and the hyperplane box
 /// `|γ_j| <= bound`; `None` when a row does not split (a line, a negative `c ΣP + (c + 1)

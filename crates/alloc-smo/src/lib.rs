@@ -24,8 +24,11 @@
 //! * **The constant `c` of (5)/(6)** is the big-M of the decision constraints: it must
 //!   bound `|Γ . (s - t)|` by `c ΣP + c` on every conflict polyhedron. The paper uses
 //!   `c = 10` "(higher if no parameters exist)"; [`SmoOptions::c`] defaults to 10 and
-//!   [`SmoOptions::c_without_params`] to 1000. It assumes non-negative parameters (as
-//!   every paper example's context gives).
+//!   [`SmoOptions::c_without_params`] to 1000, raised where the conflict differences
+//!   need more (`decision::decision_constant`: at a vertex of a conflict polyhedron
+//!   `c (ΣP + 1)` must reach `coef_bound Σ|s - t|`, else every hyperplane is infeasible;
+//!   at most 10^6). It assumes non-negative parameters (as every paper example's
+//!   context gives).
 //! * **Hyperplane coefficient bound**: `|γ_j| <= coef_bound`, default 8 (every Table I
 //!   hyperplane has coefficients of magnitude at most 4). Configurable.
 //! * **Linear independence is guaranteed, not just observed** (Sec. 3.5 only observes
@@ -58,6 +61,10 @@ mod presolve;
 pub use inter::{InterDetails, SmoInter};
 pub use symmetric::SmoSym;
 use decision::{decide, BoundRow, GammaRow, Side};
+
+/// The largest constant `c` of the decision constraints (6) (`decision::decision_constant`):
+/// a big-M of the ILP, kept far below where floating-point solvers lose integrality.
+const MAX_DECISION_CONSTANT: i64 = 1_000_000;
 use presolve::{max_eta, EtaProblem, Piece};
 use polyalloc_formulation::int::lin::orthogonal_complement;
 use polyalloc_alloc::pieces::{cell_polyhedra, conflict_polyhedra_with, revise_all_with};
@@ -164,6 +171,9 @@ impl Smo {
         let n = pieces.first().map_or(0, |p| p.space().n_out());
         let b = self.options.coef_bound;
         let c = if params.is_empty() { self.options.c_without_params } else { self.options.c };
+        // Raised where the conflict differences exceed the paper's bound (`decision_constant`).
+        let gens: Vec<_> = pieces.iter().filter_map(|p| lin.generators(p)).collect();
+        let c = decision::decision_constant(gens.iter().map(|g| g.as_ref()), params.len(), n, c, b, MAX_DECISION_CONSTANT);
         // The split decision constraints (6) (`decision`) of every polyhedron, merged
         // when two polyhedra require the same, and their bounding rows (5).
         let mut merged: BTreeMap<(Side, Side), i64> = BTreeMap::new();

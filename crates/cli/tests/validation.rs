@@ -235,3 +235,58 @@ fn dump_lp_directory() {
     assert_eq!(subdirs, ["umlauts-%C3%84-lattice-microlp", "umlauts-%C3%96-lattice-microlp"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A subscript of `2^63 - 1` (or `-2^63`) is an integer overflow of the input (exit 1),
+/// not a panic on a negation.
+#[test]
+fn extreme_constants_are_overflow_errors() {
+    let dir = tmpdir("extreme");
+    for (k, access) in ["A[9223372036854775807]", "A[i + 9223372036854775807]", "A[-9223372036854775807 - i]"].iter().enumerate() {
+        let mut v = base();
+        v["program"]["statements"][0]["writes"] = format!("[N] -> {{ S[i] -> {access} }}").into();
+        v["program"]["statements"][0]["reads"] = format!("[N] -> {{ S[i] -> {access} }}").into();
+        let file = write(&dir, &format!("extreme{k}"), v);
+        for args in [vec!["allocate", &file, "--method", "all"], vec!["check", &file, "--hyperplanes", "[[1]]", "--moduli", "1"]] {
+            let out = bin().args(&args).output().expect("runs");
+            let all = text(&out.stdout) + &text(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{access}: {all}");
+            assert!(all.contains("integer overflow") && !all.contains("panicked"), "{access}: {all}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The executor holds a bounded number of statement instances (over all statements):
+/// Song et al.'s method on flow-example1 at N = 10^6 (2 x 10^6 instances) says so in
+/// its error instead of taking gigabytes.
+#[test]
+fn executions_past_the_instance_limit_are_refused() {
+    let dir = tmpdir("executor");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(polyalloc_suite::default_dir().join("flow-example1.json")).expect("read")).expect("json");
+    v["instances"] = serde_json::json!([{"N": 1000000}]);
+    let file = write(&dir, "flow-huge", v);
+    let out = bin().args(["allocate", &file, "--method", "flow", "--json"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("more than 250000 statement instances"), "{}", text(&out.stdout));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Conflicts at distances beyond the bound `c ΣP + c` of SMO's decision constraints
+/// (Bhaskaracharya et al. 2016, c = 10) made its ILP infeasible: the constant is raised
+/// to what the differences need.
+#[test]
+fn smo_answers_conflicts_at_large_distances() {
+    let dir = tmpdir("distances");
+    let mut v = base();
+    v.as_object_mut().expect("object").remove("program");
+    let pieces: Vec<String> = [1, 2, 500, 999].iter().map(|k| format!("A[i] -> A[i2] : 0 <= i < N and i2 = i + {k}")).collect();
+    v["arrays"]["A"]["conflicts"] = format!("[N] -> {{ {} }}", pieces.join("; ")).into();
+    v["arrays"]["A"]["conflicts_form"] = "half".into();
+    let file = write(&dir, "distances", v);
+    let out = bin().args(["allocate", &file, "--method", "smo", "--json"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
+    // Cells 999 apart conflict: 1000 cells at least, and i mod 1000 separates them all.
+    assert!(text(&out.stdout).contains("\"size\":\"1000\""), "{}", text(&out.stdout));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -108,7 +108,7 @@ pub fn text_check(
     let mut total = 0usize;
     s.domain.for_each_point(&sp, &mut |_| {
         total += 1;
-        Ok(total <= polyalloc_program::exec::INSTANCE_LIMIT)
+        Ok(total <= crate::rewrite::MAX_STATEMENT_INSTANCES)
     })?;
     let step = (total / TEXT_POINTS).max(1);
     let mut k = 0usize;

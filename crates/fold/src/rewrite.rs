@@ -62,6 +62,10 @@ impl CellBox {
 /// Most cells of an array's box [`Cells`] keeps flags for (64 M: 64 MB of flags).
 pub const MAX_BOX_CELLS: u128 = 1 << 26;
 
+/// Most instances of one statement whose accesses are visited (streamed, not stored)
+/// to find the cells of an array and to check a folding's relations.
+pub const MAX_STATEMENT_INSTANCES: usize = 2_000_000;
+
 const ACCESSED: u8 = 1;
 const WRITTEN: u8 = 2;
 const LIVE_OUT: u8 = 4;
@@ -151,7 +155,7 @@ fn for_each_access(
         let mut count = 0usize;
         s.domain.for_each_point(&sp, &mut |it| {
             count += 1;
-            if count > polyalloc_program::exec::INSTANCE_LIMIT {
+            if count > MAX_STATEMENT_INSTANCES {
                 return Ok(false);
             }
             for (a, w) in &acc {
@@ -171,11 +175,11 @@ fn for_each_access(
         if let Some(e) = err {
             return Err(e.into());
         }
-        if count > polyalloc_program::exec::INSTANCE_LIMIT {
+        if count > MAX_STATEMENT_INSTANCES {
             return Err(FoldError::Input(format!(
                 "statement `{}` has more than {} instances: too many to check a folding",
                 s.name,
-                polyalloc_program::exec::INSTANCE_LIMIT
+                MAX_STATEMENT_INSTANCES
             )));
         }
     }
