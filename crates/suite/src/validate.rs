@@ -12,7 +12,9 @@ const BOUNDED_PROBE: usize = 1;
 
 fn is_ident(s: &str) -> bool {
     let mut c = s.chars();
-    matches!(c.next(), Some(f) if f.is_alphabetic() || f == '_') && c.all(|x| x.is_alphanumeric() || x == '_')
+    // As the isl parser reads names (`polyalloc_formulation`): a letter or `_`, then
+    // letters, digits, `_` and primes.
+    matches!(c.next(), Some(f) if f.is_alphabetic() || f == '_') && c.all(|x| x.is_alphanumeric() || x == '_' || x == '\'')
 }
 
 impl Example {
