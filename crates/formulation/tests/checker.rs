@@ -66,3 +66,22 @@ fn the_checker_solves_within_the_runs_budget() {
     assert!(!limits.is_empty(), "the check reaches the solver");
     assert!(limits.iter().all(|l| l.is_some_and(|l| l <= budget)), "{limits:?}");
 }
+
+/// When the symbolic proof of the moduli does not conclude, the moduli are evaluated at
+/// the instances, but only at those where the array has cells: `M = 0` empties the array
+/// below (`3i + 5j = 7` has no solution in natural numbers), and its modulus `M` of 0 there is not
+/// a refutation (it was: "modulus of row 1 is 0", a valid mapping refused).
+#[test]
+fn moduli_at_instances_where_the_array_is_empty_are_not_asked_for() {
+    use polyalloc_formulation::checker::Verdict;
+    let cs = rows_conflict();
+    let m = ModularMapping::parse("[N, M] -> { A[i, j] -> A[j mod N, i mod M] }").expect("mapping");
+    let space = polyalloc_formulation::Set::parse("[N, M] -> { A[i, j] : 3i + 5j = M + 7 and 0 <= i and 0 <= j < N }").expect("space");
+    let context = polyalloc_formulation::BasicSet::parse("[N, M] -> { : N >= 3 and M >= 0 }").expect("context");
+    // A solver that never concludes: the symbolic checks are inconclusive.
+    let solver = Recorder(std::sync::Mutex::new(Vec::new()));
+    let verdict = polyalloc_formulation::Checker::new(&solver)
+        .check_in_space(&cs, &m, Some(&space), Some(&context), &[vec![3, 0], vec![4, 3]])
+        .expect("checks");
+    assert!(matches!(verdict, Verdict::ProvenForInstancesOnly { .. }), "{verdict:?} after {} solves", solver.0.lock().expect("lock").len());
+}
