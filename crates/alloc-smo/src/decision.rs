@@ -103,14 +103,14 @@ pub(crate) struct BoundRow {
 /// differences: a conflict at distance 3939 (`i2 = i + 3939`) made every hyperplane
 /// infeasible. Rays and vertices with `ΣP + g0 <= 0` (negative parameters) give no
 /// bound; the result is capped at `cap` (the rows then restrict `Γ`, as in the paper).
-pub(crate) fn decision_constant<'a>(gens: impl Iterator<Item = &'a Generators>, np: usize, n: usize, c: i64, bound: i64, cap: i64) -> i64 {
+pub(crate) fn decision_constant<'a>(gens: impl Iterator<Item = &'a Generators>, np: usize, n: usize, c: i64, bound: i64, offset: i64, cap: i64) -> i64 {
     let mut need = c;
     for g in gens {
         for (g0, v) in &g.vertices {
             if v.len() != np + 2 * n {
                 continue;
             }
-            let scale: i128 = v[..np].iter().map(|&x| x as i128).sum::<i128>() + *g0 as i128;
+            let scale: i128 = v[..np].iter().map(|&x| x as i128).sum::<i128>() + (*g0 as i128) * (1 + offset as i128);
             if scale <= 0 {
                 continue;
             }
@@ -126,7 +126,7 @@ pub(crate) fn decision_constant<'a>(gens: impl Iterator<Item = &'a Generators>, 
 /// array dimensions) with generators `gens`, for the constant `c` and the hyperplane box
 /// `|γ_j| <= bound`; `None` when a row does not split (a line, a negative `c ΣP + (c + 1)
 /// g0`) or a number overflows.
-pub(crate) fn decide(gens: &Generators, np: usize, n: usize, c: i64, bound: i64) -> Option<Decision> {
+pub(crate) fn decide(gens: &Generators, np: usize, n: usize, c: i64, bound: i64, offset: i64) -> Option<Decision> {
     if !gens.lines.is_empty() {
         return None;
     }
@@ -140,7 +140,8 @@ pub(crate) fn decide(gens: &Generators, np: usize, n: usize, c: i64, bound: i64)
         if v.len() != np + 2 * n {
             return None;
         }
-        let psum = v[..np].iter().try_fold(0i64, |a, &x| a.checked_add(x))?;
+        // ΣP + offset (g0 scales a vertex's coordinates, the offset is a constant).
+        let psum = v[..np].iter().try_fold(0i64, |a, &x| a.checked_add(x))?.checked_add(offset.checked_mul(g0)?)?;
         let d: Vec<i64> = (0..n).map(|j| v[np + j].checked_sub(v[np + n + j])).collect::<Option<_>>()?;
         // R(0) - R(1) = c ΣP + (c + 1) g0 must be >= 0 for the split.
         let gap = c.checked_mul(psum)?.checked_add((c.checked_add(1)?).checked_mul(g0)?)?;

@@ -27,8 +27,10 @@
 //!   [`SmoOptions::c_without_params`] to 1000, raised where the conflict differences
 //!   need more (`decision::decision_constant`: at a vertex of a conflict polyhedron
 //!   `c (ΣP + 1)` must reach `coef_bound Σ|s - t|`, else every hyperplane is infeasible;
-//!   at most 10^6). It assumes non-negative parameters (as every paper example's
-//!   context gives).
+//!   at most 10^6). The paper assumes non-negative parameters (as every paper
+//!   example's context gives); a context bounding a parameter below by a negative
+//!   value shifts it there in the bound (`negative_offset`), else `c ΣP + c` would be
+//!   negative and every hyperplane infeasible.
 //! * **Hyperplane coefficient bound**: `|γ_j| <= coef_bound`, default 8 (every Table I
 //!   hyperplane has coefficients of magnitude at most 4). Configurable.
 //! * **Linear independence is guaranteed, not just observed** (Sec. 3.5 only observes
@@ -166,6 +168,7 @@ impl Smo {
         solver: &dyn Solver,
         round: usize,
         lin: &mut Linearizer,
+        offset: i64,
     ) -> Result<(Vec<i64>, polyalloc_formulation::AffExpr), AllocError> {
         let fe = AllocError::formulation(NAME);
         let n = pieces.first().map_or(0, |p| p.space().n_out());
@@ -173,7 +176,7 @@ impl Smo {
         let c = if params.is_empty() { self.options.c_without_params } else { self.options.c };
         // Raised where the conflict differences exceed the paper's bound (`decision_constant`).
         let gens: Vec<_> = pieces.iter().filter_map(|p| lin.generators(p)).collect();
-        let c = decision::decision_constant(gens.iter().map(|g| g.as_ref()), params.len(), n, c, b, MAX_DECISION_CONSTANT);
+        let c = decision::decision_constant(gens.iter().map(|g| g.as_ref()), params.len(), n, c, b, offset, MAX_DECISION_CONSTANT);
         // The split decision constraints (6) (`decision`) of every polyhedron, merged
         // when two polyhedra require the same, and their bounding rows (5).
         let mut merged: BTreeMap<(Side, Side), i64> = BTreeMap::new();
@@ -183,7 +186,7 @@ impl Smo {
         for (i, piece) in pieces.iter().enumerate() {
             polyalloc_ilp::budget::check().map_err(|e| fe(e.into()))?;
             let np = piece.space().n_param();
-            match lin.generators(piece).and_then(|gens| decide(&gens, np, n, c, b)) {
+            match lin.generators(piece).and_then(|gens| decide(&gens, np, n, c, b, offset)) {
                 Some(d) => {
                     free.extend(d.free);
                     bound_rows.extend(d.bounds);
@@ -276,12 +279,13 @@ impl Smo {
             satisfied = satisfied + x1 + x2;
             let sp = piece.space();
             for (sign, x, tag) in [(1i64, x1, "x1"), (-1, x2, "x2")] {
-                // sign * Γ.(s - t) - 1 + (1 - x)(c ΣP + c + 1) >= 0
+                // sign * Γ.(s - t) - 1 + (1 - x)(c (ΣP + offset) + c + 1) >= 0
                 let mut f = diff_form(sp, &g, sign);
                 for k in 0..sp.n_param() {
                     f.coeffs[k] = LinExpr::constant(c) - LinExpr::from(x) * c;
                 }
-                f.constant = LinExpr::constant(c) - LinExpr::from(x) * (c + 1);
+                let co = c.checked_mul(offset).ok_or_else(|| AllocError::method(NAME, "overflow in the decision constant"))?;
+                f.constant = LinExpr::constant(c + co) - LinExpr::from(x) * (c + 1 + co);
                 lin.nonneg_on(&mut m, piece, &f, &FarkasOptions { name: format!("K{i}_{tag}"), ..Default::default() })
                     .map_err(&fe)?;
             }
@@ -418,6 +422,30 @@ impl Smo {
     }
 }
 
+/// `Σ max(0, -L_p)` over the parameters `p` whose context bounds them below by a
+/// negative `L_p` (rows `a p + b >= 0` of one parameter): the decision constraints'
+/// bound `c ΣP + c` (004 Sec. 3.4) assumes non-negative parameters, and a context
+/// allowing `N >= -10` made it negative, every hyperplane infeasible. With the offset
+/// the bound is `c (ΣP + offset) + c`, positive on the context; non-negative contexts
+/// keep the paper's bound exactly (offset 0).
+fn negative_offset(problem: &Problem) -> i64 {
+    let Some(ctx) = &problem.context else { return 0 };
+    let np = ctx.space().n_param();
+    let mut lower: Vec<Option<i64>> = vec![None; np];
+    for r in ctx.inequalities().iter().chain(ctx.equalities()) {
+        let nz: Vec<usize> = (0..np).filter(|&k| r[1 + k] != 0).collect();
+        if let [k] = nz[..] {
+            if r[1 + k] > 0 && r[1 + np..].iter().all(|&v| v == 0) {
+                // a p + b >= 0: p >= ceil(-b / a).
+                let l = polyalloc_formulation::int::ceil_div(-(r[0] as i128), r[1 + k] as i128);
+                let l = i64::try_from(l).unwrap_or(i64::MAX);
+                lower[k] = Some(lower[k].map_or(l, |x: i64| x.max(l)));
+            }
+        }
+    }
+    lower.iter().flatten().map(|&l| (-l).max(0)).fold(0i64, |a, b| a.saturating_add(b)).min(MAX_DECISION_CONSTANT)
+}
+
 impl Allocator for Smo {
     fn name(&self) -> &'static str {
         NAME
@@ -437,14 +465,24 @@ impl Allocator for Smo {
         let mut lin = Linearizer::new();
         let mut pieces = conflict_polyhedra_with(problem, solver, NAME, Some(&mut lin))?;
         let cells = cell_polyhedra(problem, NAME)?;
+        let offset = negative_offset(problem);
         let mut hyperplanes: Vec<Vec<i64>> = Vec::new();
         let mut rows = Vec::new();
         while !pieces.is_empty() {
             if hyperplanes.len() > n {
                 return Err(AllocError::method(NAME, "no termination after n hyperplanes"));
             }
-            let (h, modulus) =
-                self.next_hyperplane(&pieces, &cells, &hyperplanes, &params, &param_space, solver, hyperplanes.len() + 1, &mut lin)?;
+            let (h, modulus) = self.next_hyperplane(
+                &pieces,
+                &cells,
+                &hyperplanes,
+                &params,
+                &param_space,
+                solver,
+                hyperplanes.len() + 1,
+                &mut lin,
+                offset,
+            )?;
             pieces = revise_all_with(&pieces, &h, solver, NAME, Some(&mut lin))?;
             rows.push(StorageRow { hyperplane: h.clone(), modulus: Some(modulus) });
             hyperplanes.push(h);

@@ -253,6 +253,14 @@ fn extreme_constants_are_overflow_errors() {
             assert!(all.contains("integer overflow") && !all.contains("panicked"), "{access}: {all}");
         }
     }
+    // In the space (the fuzzer's case 3003 of seed 3: a panic on a negation while the
+    // accesses were restricted to the space).
+    let mut v = base();
+    v["arrays"]["A"]["space"] = "[N] -> { A[i] : 9223372036854775807 <= i <= N }".into();
+    let file = write(&dir, "extreme-space", v);
+    let out = bin().args(["allocate", &file, "--method", "all"]).output().expect("runs");
+    let all = text(&out.stdout) + &text(&out.stderr);
+    assert!(matches!(out.status.code(), Some(0..=3)) && !all.contains("panicked"), "{all}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -288,5 +296,26 @@ fn smo_answers_conflicts_at_large_distances() {
     assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
     // Cells 999 apart conflict: 1000 cells at least, and i mod 1000 separates them all.
     assert!(text(&out.stdout).contains("\"size\":\"1000\""), "{}", text(&out.stdout));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// SMO's decision constraints bound the conflict differences by `c ΣP + c`, which a
+/// context allowing negative parameters made negative (every hyperplane infeasible):
+/// the bound is taken over the parameters shifted by their lower bounds.
+#[test]
+fn smo_answers_under_a_context_with_negative_parameters() {
+    let dir = tmpdir("negative");
+    let mut v = base();
+    v.as_object_mut().expect("object").remove("program");
+    v["context"] = "[N] -> { : N >= -10 }".into();
+    v["instances"] = serde_json::json!([{"N": -10}, {"N": 0}, {"N": 5}]);
+    v["arrays"]["A"]["space"] = "[N] -> { A[x] : 0 <= x < N + 12 }".into();
+    v["arrays"]["A"]["conflicts"] = "[N] -> { A[i] -> A[i2] : 0 <= i < N + 11 and i2 = i + 1 }".into();
+    v["arrays"]["A"]["conflicts_form"] = "half".into();
+    let file = write(&dir, "negative", v);
+    let out = bin().args(["allocate", &file, "--method", "smo", "--json"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
+    // Neighbours conflict: two cells, i mod 2.
+    assert!(text(&out.stdout).contains("\"size\":\"2\""), "{}", text(&out.stdout));
     let _ = std::fs::remove_dir_all(&dir);
 }

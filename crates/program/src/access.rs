@@ -83,10 +83,10 @@ pub(crate) fn as_function(piece: &BasicSet, domain: &Set) -> Result<BasicSet> {
                         continue;
                     }
                     // lo: c o + l(x) >= 0, up: -c o + u(x) >= 0; u + l constant.
-                    if (1..lo.len()).any(|j| j != col && lo[j] + up[j] != 0) {
+                    if (1..lo.len()).any(|j| j != col && lo[j].checked_add(up[j]) != Some(0)) {
                         continue;
                     }
-                    let width = lo[0] + up[0];
+                    let Some(width) = lo[0].checked_add(up[0]) else { continue };
                     if !(0..c).contains(&width) {
                         continue;
                     }
@@ -113,7 +113,8 @@ pub(crate) fn as_function(piece: &BasicSet, domain: &Set) -> Result<BasicSet> {
                         continue;
                     }
                     let mut expr = q.clone();
-                    expr[0] = q[0] + kappa;
+                    let Some(e0) = q[0].checked_add(kappa) else { continue };
+                    expr[0] = e0;
                     expr[col] = 0;
                     found = Some(expr);
                     break 'pairs;
@@ -146,7 +147,8 @@ pub fn range_on(expr: &polyalloc_formulation::AffExpr, domain: &Set) -> Result<O
 }
 
 fn ceil_div(a: i64, c: i64) -> i64 {
-    -((-a).div_euclid(c))
+    // In 128 bits: `-a` of `i64::MIN` does not fit 64; the quotient does (c >= 1).
+    (-((-(a as i128)).div_euclid(c as i128))) as i64
 }
 
 /// `rest` (where column `col` no longer appears) with the equality `col = expr`.

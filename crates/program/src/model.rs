@@ -304,6 +304,9 @@ impl Program {
                         }
                     }
                     out[1 + np + ni..].copy_from_slice(&r[1 + np + nd..]);
+                    if out.contains(&i64::MIN) {
+                        return Err(ProgramError::Overflow("restricting an access to its array's space".into()));
+                    }
                     Ok(out)
                 };
                 let mut g = BasicSet::universe(dsp.clone());
@@ -328,8 +331,9 @@ impl Program {
                                 Some(gd) => d.intersect(gd)?,
                                 None => d.clone(),
                             };
-                            let mut neg: Vec<i64> = row.iter().map(|v| -v).collect();
-                            neg[0] -= 1;
+                            let ovf = || ProgramError::Overflow("restricting an access to its array's space".into());
+                            let mut neg: Vec<i64> = row.iter().map(|v| v.checked_neg().ok_or_else(ovf)).collect::<Result<_>>()?;
+                            neg[0] = neg[0].checked_sub(1).ok_or_else(ovf)?;
                             neg.resize(t.n_cols(), 0);
                             t.add_ineq_row(neg)?;
                             Ok(t.is_rationally_empty()?)
