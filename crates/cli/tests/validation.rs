@@ -319,3 +319,18 @@ fn smo_answers_under_a_context_with_negative_parameters() {
     assert!(text(&out.stdout).contains("\"size\":\"2\""), "{}", text(&out.stdout));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// lattice-exact enumerates the conflicting differences at an instance: at N = 10^9 it
+/// stops at its limit of distinct differences (it kept 16 million, 1.35 GB).
+#[test]
+fn lattice_exact_bounds_its_differences() {
+    let dir = tmpdir("differences");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(polyalloc_suite::default_dir().join("smo-produce-consume.json")).expect("read")).expect("json");
+    v["instances"].as_array_mut().expect("list").push(serde_json::json!({"N": 1000000000}));
+    let file = write(&dir, "pc-huge", v);
+    let out = bin().args(["allocate", &file, "--method", "lattice-exact", "--json"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("more than 2000000 distinct conflicting differences"), "{}", text(&out.stdout));
+    let _ = std::fs::remove_dir_all(&dir);
+}
