@@ -163,56 +163,9 @@ fn find_bin() -> Option<PathBuf> {
 // ---------------------------------------------------------------------------------------
 // The generator.
 
-/// A small deterministic generator (splitmix64): no dependency, the same stream on every
-/// platform.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// The generator of case `index` of the campaign `seed`.
-    pub fn for_case(seed: u64, index: u64) -> Rng {
-        let mut r = Rng(seed ^ 0x5851_F42D_4C95_7F2D);
-        let base = r.next_u64();
-        let mut r = Rng(base.wrapping_add(index.wrapping_mul(0xD1B5_4A32_D192_ED03)));
-        r.next_u64();
-        r
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (0 when `n` is 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next_u64() % n as u64) as usize
-        }
-    }
-
-    /// True with probability `percent / 100`.
-    pub fn chance(&mut self, percent: u64) -> bool {
-        self.next_u64() % 100 < percent
-    }
-
-    /// One element of a non-empty constant list.
-    fn pick<T: Clone>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len())].clone()
-    }
-
-    /// Log-uniform in `lo..=hi` (`1 <= lo <= hi`): small and large sizes equally often.
-    pub fn log_range(&mut self, lo: usize, hi: usize) -> usize {
-        let (l, h) = ((lo.max(1) as f64).ln(), (hi.max(lo).max(1) as f64).ln());
-        let u = (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-        ((l + (h - l) * u).exp().round() as usize).clamp(lo, hi.max(lo))
-    }
-}
+/// The generator: the fuzzing harness's (`polyalloc::fuzz::gen::Rng`, SplitMix64), one
+/// stream per case.
+pub use polyalloc::fuzz::gen::Rng;
 
 /// The family of a case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

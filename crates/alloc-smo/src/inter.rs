@@ -181,6 +181,9 @@ impl SmoInter {
         let params = problem.params();
         let arity: Vec<usize> = problem.conflicts.arrays.iter().map(|t| t.len()).collect();
         let (b, c) = (self.options.coef_bound, self.c(params.len()));
+        let c_shift = c
+            .checked_mul(crate::negative_offset(problem.context.as_ref()))
+            .ok_or_else(|| AllocError::method(NAME, "overflow in the decision constant"))?;
         let mut m = Model::new(format!("smo-inter-row-{round}"));
         // One linearizer per model (`polyalloc_formulation::farkas::Linearizer`).
         let mut lin = Linearizer::new();
@@ -245,12 +248,14 @@ impl SmoInter {
                 bound(&mut lin, &mut m, p, &gamma, &offset, ib, &format!("K{i}_intra_bound")).map_err(&fe)?;
             }
             for (sign, x, tag) in [(1i64, x1, "x1"), (-1, x2, "x2")] {
-                // sign * D - 1 + (1 - x)(c ΣP + c + 1) >= 0 (decision constraint (6)).
+                // sign * D - 1 + (1 - x)(c (ΣP + shift) + c + 1) >= 0 (decision constraint
+                // (6); `shift` makes the parameters non-negative, as in the intra-array
+                // model: `negative_offset`).
                 let mut f = difference(p, &gamma, &offset, sign);
                 for k in 0..params.len() {
                     f.coeffs[k] = LinExpr::constant(c) - LinExpr::from(x) * c;
                 }
-                f.constant = f.constant + LinExpr::constant(c) - LinExpr::from(x) * (c + 1);
+                f.constant = f.constant + LinExpr::constant(c + c_shift) - LinExpr::from(x) * (c + 1 + c_shift);
                 lin.nonneg_on(&mut m, &p.set, &f, &FarkasOptions { name: format!("K{i}_{tag}"), ..Default::default() }).map_err(&fe)?;
             }
         }

@@ -428,8 +428,8 @@ impl Smo {
 /// allowing `N >= -10` made it negative, every hyperplane infeasible. With the offset
 /// the bound is `c (ΣP + offset) + c`, positive on the context; non-negative contexts
 /// keep the paper's bound exactly (offset 0).
-fn negative_offset(problem: &Problem) -> i64 {
-    let Some(ctx) = &problem.context else { return 0 };
+pub(crate) fn negative_offset(context: Option<&BasicSet>) -> i64 {
+    let Some(ctx) = context else { return 0 };
     let np = ctx.space().n_param();
     let mut lower: Vec<Option<i64>> = vec![None; np];
     for r in ctx.inequalities().iter().chain(ctx.equalities()) {
@@ -465,7 +465,7 @@ impl Allocator for Smo {
         let mut lin = Linearizer::new();
         let mut pieces = conflict_polyhedra_with(problem, solver, NAME, Some(&mut lin))?;
         let cells = cell_polyhedra(problem, NAME)?;
-        let offset = negative_offset(problem);
+        let offset = negative_offset(problem.context.as_ref());
         let mut hyperplanes: Vec<Vec<i64>> = Vec::new();
         let mut rows = Vec::new();
         while !pieces.is_empty() {

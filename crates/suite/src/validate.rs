@@ -71,7 +71,9 @@ impl Example {
             }
         }
         let metadata_only = self.extra.get("status").and_then(|s| s.as_str()) == Some("metadata-only");
-        let json = self.file.extension().is_some_and(|e| e == "json");
+        // A bench-suite file (`x.json`, or standard input read as one), not an input of
+        // the SMO tool (no instances needed: `--params` gives them) or a JSCoP.
+        let json = !crate::smo_input::is_smo_input(&self.file) && !crate::jscop::is_jscop(&self.file);
         if json && self.instances.is_empty() && !metadata_only {
             return Err(self.bad("instances", "expected at least one instance (checks are exhaustive on each instance; `[{}]` when there are no parameters)"));
         }

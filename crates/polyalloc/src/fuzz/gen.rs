@@ -34,6 +34,33 @@ impl Rng {
     pub fn chance(&mut self, percent: u64) -> bool {
         self.next_u64() % 100 < percent
     }
+    /// The generator of case `index` of the campaign `seed`: every case its own stream,
+    /// so that one case is rebuilt alone (`cargo xtask fuzz-input`).
+    pub fn for_case(seed: u64, index: u64) -> Rng {
+        let mut r = Rng(seed ^ 0x5851_F42D_4C95_7F2D);
+        let base = r.next_u64();
+        let mut r = Rng(base.wrapping_add(index.wrapping_mul(0xD1B5_4A32_D192_ED03)));
+        r.next_u64();
+        r
+    }
+    /// Uniform in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next_u64() % n as u64) as usize
+        }
+    }
+    /// One element of a non-empty list.
+    pub fn pick<T: Clone>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len())].clone()
+    }
+    /// Log-uniform in `lo..=hi` (`1 <= lo <= hi`): small and large sizes equally often.
+    pub fn log_range(&mut self, lo: usize, hi: usize) -> usize {
+        let (l, h) = ((lo.max(1) as f64).ln(), (hi.max(lo).max(1) as f64).ln());
+        let u = (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        ((l + (h - l) * u).exp().round() as usize).clamp(lo, hi.max(lo))
+    }
 }
 
 /// One affine constraint over the columns `[1, N, x_0..x_{n-1}, y_0..y_{n-1}]`
