@@ -334,3 +334,28 @@ fn lattice_exact_bounds_its_differences() {
     assert!(text(&out.stdout).contains("more than 2000000 distinct conflicting differences"), "{}", text(&out.stdout));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A program of 10^9 statement instances (a Jacobi sweep at N = 31623): every method
+/// answers from the parametric conflict set, and max-live, past its instance limit,
+/// says why it is not computed (it took 88 s and 1.35 GB before its limit was counted
+/// first).
+#[test]
+fn a_domain_of_a_billion_instances() {
+    let dir = tmpdir("billion");
+    let mut v = base();
+    v["instances"] = serde_json::json!([{"N": 3}, {"N": 31623}]);
+    v["arrays"]["A"]["space"] = "[N] -> { A[t, i] : 0 <= t < N and 0 <= i < N }".into();
+    v["program"] = serde_json::json!({"statements": [{
+        "name": "S", "domain": "[N] -> { S[t, i] : 0 <= t < N and 0 <= i < N }", "schedule": "[N] -> { S[t, i] -> [t, i] }",
+        "writes": "[N] -> { S[t, i] -> A[t, i] }",
+        "reads": "[N] -> { S[t, i] -> A[t - 1, i - 1] : t >= 1 and i >= 1; S[t, i] -> A[t - 1, i] : t >= 1; S[t, i] -> A[t - 1, i + 1] : t >= 1 and i < N - 1 }"}]});
+    let file = write(&dir, "billion", v);
+    let out = bin().args(["allocate", &file, "--method", "smo,lefe,lattice-h2", "--json"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    for line in text(&out.stdout).lines() {
+        let r: serde_json::Value = serde_json::from_str(line).expect("json");
+        assert_eq!(r["verified"], true, "{r}");
+        assert!(r["max_live_source"].as_str().is_some_and(|s| s.contains("more than 8000000 statement instances")), "{r}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
