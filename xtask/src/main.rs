@@ -266,7 +266,7 @@ fn reexec_with_features() -> Option<i32> {
     }
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let status = std::process::Command::new(cargo)
-        .args(["run", "--quiet", "--package", "xtask", "--features", &features, "--"])
+        .args(["run", "--package", "xtask", "--features", &features, "--"])
         .args(&rest)
         .env("POLYALLOC_XTASK_REEXEC", "1")
         .status();
