@@ -272,6 +272,11 @@ impl Mode {
     }
 }
 
+/// The name of case `index` (`case-000123`): its directory and its row in the report.
+pub fn case_id(index: usize) -> String {
+    format!("case-{index:06}")
+}
+
 /// One generated case.
 #[derive(Clone, Debug)]
 pub struct Case {
@@ -289,7 +294,7 @@ pub struct Case {
 impl Case {
     /// `case-000123`.
     pub fn id(&self) -> String {
-        format!("case-{:06}", self.index)
+        case_id(self.index)
     }
 }
 
@@ -1553,7 +1558,7 @@ pub struct Outcome {
 impl Outcome {
     /// `case-000123`.
     pub fn id(&self) -> String {
-        format!("case-{:06}", self.index)
+        case_id(self.index)
     }
 
     /// The first `n` lines of standard error (from the first that is not blank).

@@ -175,8 +175,8 @@ impl Smo {
         let b = self.options.coef_bound;
         let c = if params.is_empty() { self.options.c_without_params } else { self.options.c };
         // Raised where the conflict differences exceed the paper's bound (`decision_constant`).
-        let gens: Vec<_> = pieces.iter().filter_map(|p| lin.generators(p)).collect();
-        let c = decision::decision_constant(gens.iter().map(|g| g.as_ref()), params.len(), n, c, b, offset, MAX_DECISION_CONSTANT);
+        let gens: Vec<_> = pieces.iter().map(|p| lin.generators(p)).collect();
+        let c = decision::decision_constant(gens.iter().flatten().map(|g| g.as_ref()), params.len(), n, c, b, offset, MAX_DECISION_CONSTANT);
         // The split decision constraints (6) (`decision`) of every polyhedron, merged
         // when two polyhedra require the same, and their bounding rows (5).
         let mut merged: BTreeMap<(Side, Side), i64> = BTreeMap::new();
@@ -186,7 +186,7 @@ impl Smo {
         for (i, piece) in pieces.iter().enumerate() {
             polyalloc_ilp::budget::check().map_err(|e| fe(e.into()))?;
             let np = piece.space().n_param();
-            match lin.generators(piece).and_then(|gens| decide(&gens, np, n, c, b, offset)) {
+            match gens[i].as_ref().and_then(|g| decide(g, np, n, c, b, offset)) {
                 Some(d) => {
                     free.extend(d.free);
                     bound_rows.extend(d.bounds);
@@ -430,20 +430,11 @@ impl Smo {
 /// keep the paper's bound exactly (offset 0).
 pub(crate) fn negative_offset(context: Option<&BasicSet>) -> i64 {
     let Some(ctx) = context else { return 0 };
-    let np = ctx.space().n_param();
-    let mut lower: Vec<Option<i64>> = vec![None; np];
-    for r in ctx.inequalities().iter().chain(ctx.equalities()) {
-        let nz: Vec<usize> = (0..np).filter(|&k| r[1 + k] != 0).collect();
-        if let [k] = nz[..] {
-            if r[1 + k] > 0 && r[1 + np..].iter().all(|&v| v == 0) {
-                // a p + b >= 0: p >= ceil(-b / a).
-                let l = polyalloc_formulation::int::ceil_div(-(r[0] as i128), r[1 + k] as i128);
-                let l = i64::try_from(l).unwrap_or(i64::MAX);
-                lower[k] = Some(lower[k].map_or(l, |x: i64| x.max(l)));
-            }
-        }
-    }
-    lower.iter().flatten().map(|&l| (-l).max(0)).fold(0i64, |a, b| a.saturating_add(b)).min(MAX_DECISION_CONSTANT)
+    (0..ctx.space().n_param())
+        .filter_map(|k| ctx.single_var_bounds(1 + k).0)
+        .map(|l| l.saturating_neg().max(0))
+        .fold(0i64, |a, b| a.saturating_add(b))
+        .min(MAX_DECISION_CONSTANT)
 }
 
 impl Allocator for Smo {

@@ -522,12 +522,8 @@ impl<'a> Checker<'a> {
                             }
                         }
                         let mparams = mapping_params_at(cs, mapping, inst)?;
-                        for (row, r) in mapping.rows.iter().enumerate() {
-                            if let Some(e) = &r.modulus {
-                                if e.eval(&mparams, &[])? <= 0 {
-                                    return Ok(Verdict::NonPositiveModulus { row, params: mparams });
-                                }
-                            }
+                        if let Some(row) = mapping.nonpositive_modulus(&mparams)? {
+                            return Ok(Verdict::NonPositiveModulus { row, params: mparams });
                         }
                     }
                     moduli_unknown = Some(reason);
@@ -578,22 +574,10 @@ pub fn check_concrete(cs: &ConflictSet, mapping: &ModularMapping, params: &[i64]
     }
     let ppos = param_positions(mapping, &rel_params)?;
     let mparams: Vec<i64> = ppos.iter().map(|&i| params[i]).collect();
-    // The moduli, or the first row whose modulus is not positive (an error only where
-    // a pair of cells needs it).
-    let mut mods: Vec<Option<i64>> = Vec::with_capacity(mapping.rows.len());
-    let mut nonpositive: Option<usize> = None;
-    for (k, r) in mapping.rows.iter().enumerate() {
-        match &r.modulus {
-            None => mods.push(None),
-            Some(e) => {
-                let v = e.eval(&mparams, &[])?;
-                if v <= 0 && nonpositive.is_none() {
-                    nonpositive = Some(k);
-                }
-                mods.push(Some(v.max(1)));
-            }
-        }
-    }
+    // A row whose modulus is not positive is an error only where a pair of cells needs
+    // it (the first pair ends the enumeration then, and no modulus is used).
+    let nonpositive = mapping.nonpositive_modulus(&mparams)?;
+    let mods = if nonpositive.is_none() { mapping.moduli(&mparams)? } else { Vec::new() };
     let mut count = 0usize;
     let mut bad: Option<Counterexample> = None;
     let mut err: Option<Error> = None;

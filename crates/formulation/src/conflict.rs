@@ -38,6 +38,20 @@ impl ConflictSet {
         let array = input.name.clone().unwrap_or_default();
         Ok(ConflictSet { array, relation, form })
     }
+    /// The space of a conflict relation of the `n`-dimensional array `array`:
+    /// `[params] -> { array[x0, ..] -> array[y0, ..] }`.
+    pub fn pair_space(params: &[String], array: &str, n: usize) -> crate::space::Space {
+        let xs: Vec<String> = (0..n).map(|j| format!("x{j}")).collect();
+        let ys: Vec<String> = (0..n).map(|j| format!("y{j}")).collect();
+        let xr: Vec<&str> = xs.iter().map(String::as_str).collect();
+        let yr: Vec<&str> = ys.iter().map(String::as_str).collect();
+        let pr: Vec<&str> = params.iter().map(String::as_str).collect();
+        crate::space::Space::map(&pr, crate::space::Tuple::new(array, &xr), crate::space::Tuple::new(array, &yr))
+    }
+    /// No two cells of the array conflict: the empty relation of [`ConflictSet::pair_space`].
+    pub fn empty(params: &[String], array: &str, n: usize, form: ConflictForm) -> ConflictSet {
+        ConflictSet { array: array.to_string(), relation: Set::empty(Self::pair_space(params, array, n)), form }
+    }
     /// Parses an explicit conflict relation in isl notation.
     pub fn parse(text: &str, form: ConflictForm) -> Result<ConflictSet> {
         Self::from_map(Map::parse(text)?, form)

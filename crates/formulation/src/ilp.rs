@@ -36,32 +36,36 @@ impl SetVars {
     }
 }
 
-/// Bounds implied by rows over a single column.
-fn single_var_bounds(b: &BasicSet, col: usize) -> (Option<i64>, Option<i64>) {
-    let (mut lo, mut hi): (Option<i64>, Option<i64>) = (None, None);
-    let single = |r: &Vec<i64>| r.iter().enumerate().skip(1).all(|(c, &v)| c == col || v == 0);
-    for r in b.ineqs.iter().filter(|r| single(r) && r[col] != 0) {
-        let a = r[col] as i128;
-        if a > 0 {
-            let v = crate::int::ceil_div(-(r[0] as i128), a);
-            if let Ok(v) = i64::try_from(v) {
-                lo = Some(lo.map_or(v, |l| l.max(v)));
+impl BasicSet {
+    /// The lower and upper bounds of column `col` (a parameter, dimension or local)
+    /// that the rows over that column alone give (`N >= 3`, `2 i <= 9`); `None` where
+    /// there is none.
+    pub fn single_var_bounds(&self, col: usize) -> (Option<i64>, Option<i64>) {
+        let (mut lo, mut hi): (Option<i64>, Option<i64>) = (None, None);
+        let single = |r: &Vec<i64>| r.iter().enumerate().skip(1).all(|(c, &v)| c == col || v == 0);
+        for r in self.ineqs.iter().filter(|r| single(r) && r[col] != 0) {
+            let a = r[col] as i128;
+            if a > 0 {
+                let v = crate::int::ceil_div(-(r[0] as i128), a);
+                if let Ok(v) = i64::try_from(v) {
+                    lo = Some(lo.map_or(v, |l| l.max(v)));
+                }
+            } else {
+                let v = crate::int::floor_div(r[0] as i128, -a);
+                if let Ok(v) = i64::try_from(v) {
+                    hi = Some(hi.map_or(v, |h| h.min(v)));
+                }
             }
-        } else {
-            let v = crate::int::floor_div(r[0] as i128, -a);
-            if let Ok(v) = i64::try_from(v) {
+        }
+        for r in self.eqs.iter().filter(|r| single(r) && r[col] != 0) {
+            if r[0] % r[col] == 0 {
+                let v = -r[0] / r[col];
+                lo = Some(lo.map_or(v, |l| l.max(v)));
                 hi = Some(hi.map_or(v, |h| h.min(v)));
             }
         }
+        (lo, hi)
     }
-    for r in b.eqs.iter().filter(|r| single(r) && r[col] != 0) {
-        if r[0] % r[col] == 0 {
-            let v = -r[0] / r[col];
-            lo = Some(lo.map_or(v, |l| l.max(v)));
-            hi = Some(hi.map_or(v, |h| h.min(v)));
-        }
-    }
-    (lo, hi)
 }
 
 /// Adds the constraints of `b` to `model` as integer variables and rows. Parameters use
@@ -80,7 +84,7 @@ pub fn add_basic_set(model: &mut Model, b: &BasicSet, prefix: &str, params: Opti
         }
         None => (0..np)
             .map(|i| {
-                let (lo, hi) = single_var_bounds(b, 1 + i);
+                let (lo, hi) = b.single_var_bounds(1 + i);
                 model.add_integer(format!("{prefix}{}", sp.params[i]), lo, hi)
             })
             .collect(),
@@ -88,13 +92,13 @@ pub fn add_basic_set(model: &mut Model, b: &BasicSet, prefix: &str, params: Opti
     let names = sp.dim_names();
     let dims: Vec<VarId> = (0..sp.n_dim())
         .map(|j| {
-            let (lo, hi) = single_var_bounds(b, 1 + np + j);
+            let (lo, hi) = b.single_var_bounds(1 + np + j);
             model.add_integer(format!("{prefix}{}", names[j]), lo, hi)
         })
         .collect();
     let locals: Vec<VarId> = (0..b.n_local)
         .map(|k| {
-            let (lo, hi) = single_var_bounds(b, sp.n_cols() + k);
+            let (lo, hi) = b.single_var_bounds(sp.n_cols() + k);
             model.add_integer(format!("{prefix}e{k}"), lo, hi)
         })
         .collect();

@@ -221,6 +221,20 @@ impl ModularMapping {
             .collect()
     }
 
+    /// The first row whose modulus is not positive for concrete parameter values
+    /// (`None` when every folded row has a modulus of at least 1): where the array has
+    /// no cell at these values no modulus is used, so this is no error by itself.
+    pub fn nonpositive_modulus(&self, params: &[i64]) -> Result<Option<usize>> {
+        for (k, r) in self.rows.iter().enumerate() {
+            if let Some(e) = &r.modulus {
+                if e.eval(params, &[])? <= 0 {
+                    return Ok(Some(k));
+                }
+            }
+        }
+        Ok(None)
+    }
+
     /// The folded cell of `cell` for concrete parameter values.
     pub fn apply(&self, params: &[i64], cell: &[i64]) -> Result<Vec<i64>> {
         let mods = self.moduli(params)?;

@@ -4,7 +4,7 @@
 
 use crate::error::{ProgramError, Result};
 use crate::model::{Access, Program, Statement};
-use polyalloc_formulation::{remove_contained, AffExpr, BasicSet, ConflictForm, ConflictSet, Error as FError, Set, Space, Tuple};
+use polyalloc_formulation::{remove_contained, AffExpr, BasicSet, ConflictForm, ConflictSet, Error as FError, Set, Space};
 
 /// Most conflict polyhedra the enumeration of [`Program::conflict_set`] may produce
 /// (before the contained ones are dropped). Each costs a few kilobytes and every later
@@ -54,12 +54,7 @@ impl Program {
         let n = self.array_dims(array)?;
         let params = self.params.clone();
         let np = params.len();
-        let dims_x: Vec<String> = (0..n).map(|j| format!("x{j}")).collect();
-        let dims_y: Vec<String> = (0..n).map(|j| format!("y{j}")).collect();
-        let xr: Vec<&str> = dims_x.iter().map(|s| s.as_str()).collect();
-        let yr: Vec<&str> = dims_y.iter().map(|s| s.as_str()).collect();
-        let pr: Vec<&str> = params.iter().map(|s| s.as_str()).collect();
-        let space = Space::map(&pr, Tuple::new(array, &xr), Tuple::new(array, &yr));
+        let space = ConflictSet::pair_space(&params, array, n);
         let d = self.time_len();
         let mut writers = Vec::new();
         let mut readers = Vec::new();

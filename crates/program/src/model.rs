@@ -318,26 +318,41 @@ impl Program {
                     g.add_eq_row(conv(r)?)?;
                     added = true;
                 }
+                // Where the access happens (the domain's pieces within its guard), once
+                // for all the space's rows; none with locals: a local's row is never
+                // implied.
+                let happens: Vec<BasicSet> = if nl == 0 {
+                    domain_pieces
+                        .iter()
+                        .map(|d| match &a.guard {
+                            Some(gd) => d.intersect(gd),
+                            None => Ok(d.clone()),
+                        })
+                        .collect::<polyalloc_formulation::Result<_>>()?
+                } else {
+                    Vec::new()
+                };
                 for r in p.inequalities() {
                     let row = conv(r)?;
                     // Implied where the access happens when `row <= -1` is rationally
-                    // empty there (only without locals: a local's row is never implied).
-                    let implied = nl == 0
-                        && domain_pieces.iter().try_fold(true, |acc, d| -> Result<bool> {
-                            if !acc {
-                                return Ok(false);
+                    // empty there.
+                    let implied = nl == 0 && {
+                        let ovf = || ProgramError::Overflow("restricting an access to its array's space".into());
+                        let mut neg: Vec<i64> = row.iter().map(|v| v.checked_neg().ok_or_else(ovf)).collect::<Result<_>>()?;
+                        neg[0] = neg[0].checked_sub(1).ok_or_else(ovf)?;
+                        let mut all = true;
+                        for h in &happens {
+                            let mut t = h.clone();
+                            let mut n = neg.clone();
+                            n.resize(t.n_cols(), 0);
+                            t.add_ineq_row(n)?;
+                            if !t.is_rationally_empty()? {
+                                all = false;
+                                break;
                             }
-                            let mut t = match &a.guard {
-                                Some(gd) => d.intersect(gd)?,
-                                None => d.clone(),
-                            };
-                            let ovf = || ProgramError::Overflow("restricting an access to its array's space".into());
-                            let mut neg: Vec<i64> = row.iter().map(|v| v.checked_neg().ok_or_else(ovf)).collect::<Result<_>>()?;
-                            neg[0] = neg[0].checked_sub(1).ok_or_else(ovf)?;
-                            neg.resize(t.n_cols(), 0);
-                            t.add_ineq_row(neg)?;
-                            Ok(t.is_rationally_empty()?)
-                        })?;
+                        }
+                        all
+                    };
                     if !implied {
                         g.add_ineq_row(row)?;
                         added = true;
@@ -353,22 +368,19 @@ impl Program {
                 };
                 Ok(Some(Access { array: a.array.clone(), index: a.index.clone(), guard: Some(guard) }))
             };
-            let mut writes = Vec::new();
-            for a in &s.writes {
-                if a.array != array {
-                    writes.push(a.clone());
-                } else if let Some(r) = restrict(a)? {
-                    writes.push(r);
+            // The accesses of a list with those to `array` restricted (or dropped).
+            let restrict_all = |list: &[Access]| -> Result<Vec<Access>> {
+                let mut out = Vec::with_capacity(list.len());
+                for a in list {
+                    if a.array != array {
+                        out.push(a.clone());
+                    } else if let Some(r) = restrict(a)? {
+                        out.push(r);
+                    }
                 }
-            }
-            let mut reads = Vec::new();
-            for a in &s.reads {
-                if a.array != array {
-                    reads.push(a.clone());
-                } else if let Some(r) = restrict(a)? {
-                    reads.push(r);
-                }
-            }
+                Ok(out)
+            };
+            let (writes, reads) = (restrict_all(&s.writes)?, restrict_all(&s.reads)?);
             s.writes = writes;
             s.reads = reads;
         }

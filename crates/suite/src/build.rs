@@ -88,15 +88,7 @@ impl Example {
         // The empty relation `[N] -> { }` names no space: no pair of the array's cells.
         if Set::parse_union(text).map_err(self.fmt_err(&field))?.is_empty() {
             let space = Set::parse(&spec.space).map_err(self.fmt_err(&format!("arrays.{array}.space")))?;
-            let sp = space.space();
-            let n = sp.n_dim();
-            let xs: Vec<String> = (0..n).map(|j| format!("x{j}")).collect();
-            let ys: Vec<String> = (0..n).map(|j| format!("y{j}")).collect();
-            let xr: Vec<&str> = xs.iter().map(String::as_str).collect();
-            let yr: Vec<&str> = ys.iter().map(String::as_str).collect();
-            let pr: Vec<&str> = sp.params.iter().map(String::as_str).collect();
-            let rel = Set::empty(Space::map(&pr, Tuple::new(array, &xr), Tuple::new(array, &yr)));
-            return ConflictSet::from_map(rel, form).map(Some).map_err(self.fmt_err(&field));
+            return Ok(Some(ConflictSet::empty(&space.space().params, array, space.space().n_dim(), form)));
         }
         ConflictSet::parse(text, form).map(Some).map_err(self.fmt_err(&field))
     }

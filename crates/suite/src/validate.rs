@@ -19,17 +19,13 @@ fn is_ident(s: &str) -> bool {
 
 impl Example {
     fn parse_field(&self, field: &str, text: &str) -> Result<Set, SuiteError> {
-        Set::parse(text).map_err(|e| SuiteError::Field { file: self.file.clone(), field: field.into(), message: e.to_string() })
-    }
-
-    fn bad(&self, field: impl Into<String>, message: impl Into<String>) -> SuiteError {
-        SuiteError::Field { file: self.file.clone(), field: field.into(), message: message.into() }
+        Set::parse(text).map_err(|e| self.field_err(field, e.to_string()))
     }
 
     /// Parameters of `space` not declared in `params`.
     fn undeclared_param(&self, field: &str, space: &Space) -> Result<(), SuiteError> {
         match space.params.iter().find(|p| !self.params.contains(p)) {
-            Some(p) => Err(self.bad(field, format!("parameter `{p}` is not in `params` ({:?})", self.params))),
+            Some(p) => Err(self.field_err(field, format!("parameter `{p}` is not in `params` ({:?})", self.params))),
             None => Ok(()),
         }
     }
@@ -40,10 +36,10 @@ impl Example {
         let mut seen = BTreeSet::new();
         for (k, p) in self.params.iter().enumerate() {
             if !is_ident(p) {
-                return Err(self.bad(format!("params[{k}]"), format!("expected an identifier, found `{p}`")));
+                return Err(self.field_err(format!("params[{k}]"), format!("expected an identifier, found `{p}`")));
             }
             if !seen.insert(p) {
-                return Err(self.bad(format!("params[{k}]"), format!("`{p}` is listed twice")));
+                return Err(self.field_err(format!("params[{k}]"), format!("`{p}` is listed twice")));
             }
         }
         // context: a set of parameters, every instance in it.
@@ -52,7 +48,7 @@ impl Example {
             Some(text) => {
                 let c = self.parse_field("context", text)?;
                 if c.space().is_map() || c.space().n_dim() != 0 {
-                    return Err(self.bad(
+                    return Err(self.field_err(
                         "context",
                         format!("expected constraints on the parameters only, `[N] -> {{ : ... }}`, found a set of `{}`", c.space()),
                     ));
@@ -64,9 +60,9 @@ impl Example {
         for (k, inst) in self.instances.iter().enumerate() {
             if let Some(c) = &context {
                 let values: Vec<i64> = c.space().params.iter().map(|p| inst.get(p).copied().unwrap_or(0)).collect();
-                let inside = c.contains(&values, &[]).map_err(|e| self.bad(format!("instances[{k}]"), e.to_string()))?;
+                let inside = c.contains(&values, &[]).map_err(|e| self.field_err(format!("instances[{k}]"), e.to_string()))?;
                 if !inside {
-                    return Err(self.bad(format!("instances[{k}]"), "outside the context (every instance satisfies `context`)"));
+                    return Err(self.field_err(format!("instances[{k}]"), "outside the context (every instance satisfies `context`)"));
                 }
             }
         }
@@ -75,21 +71,21 @@ impl Example {
         // the SMO tool (no instances needed: `--params` gives them) or a JSCoP.
         let json = !crate::smo_input::is_smo_input(&self.file) && !crate::jscop::is_jscop(&self.file);
         if json && self.instances.is_empty() && !metadata_only {
-            return Err(self.bad("instances", "expected at least one instance (checks are exhaustive on each instance; `[{}]` when there are no parameters)"));
+            return Err(self.field_err("instances", "expected at least one instance (checks are exhaustive on each instance; `[{}]` when there are no parameters)"));
         }
         // arrays: a key that is the tuple of a bounded set.
         for (name, a) in &self.arrays {
             let field = format!("arrays.{name}");
             if !is_ident(name) {
-                return Err(self.bad(&field, format!("expected an identifier as the array's name, found `{name}`")));
+                return Err(self.field_err(&field, format!("expected an identifier as the array's name, found `{name}`")));
             }
             let space = self.parse_field(&format!("{field}.space"), &a.space)?;
             let sp = space.space();
             if sp.is_map() {
-                return Err(self.bad(format!("{field}.space"), format!("expected a set `{{ {name}[...] : ... }}`, found a relation")));
+                return Err(self.field_err(format!("{field}.space"), format!("expected a set `{{ {name}[...] : ... }}`, found a relation")));
             }
             if sp.output.name.as_deref() != Some(name.as_str()) {
-                return Err(self.bad(
+                return Err(self.field_err(
                     format!("{field}.space"),
                     format!("the tuple is named `{}`, expected `{name}` (the array's key)", sp.output.name.as_deref().unwrap_or("")),
                 ));
@@ -108,23 +104,23 @@ impl Example {
                     if e.stop().is_some() {
                         continue;
                     }
-                    return Err(self.bad(format!("{field}.space"), format!("not a finite set of cells at instances[{k}]: {e}")));
+                    return Err(self.field_err(format!("{field}.space"), format!("not a finite set of cells at instances[{k}]: {e}")));
                 }
             }
             if let Some(text) = &a.conflicts {
                 let f = format!("{field}.conflicts");
                 let rel = match Set::parse_union(text) {
                     Ok(r) => r,
-                    Err(e) => return Err(self.bad(&f, e.to_string())),
+                    Err(e) => return Err(self.field_err(&f, e.to_string())),
                 };
                 for r in &rel {
                     let rs = r.space();
                     let Some(input) = rs.input.as_ref() else {
-                        return Err(self.bad(&f, format!("expected a relation `{name}[...] -> {name}[...]`, found a set of `{rs}`")));
+                        return Err(self.field_err(&f, format!("expected a relation `{name}[...] -> {name}[...]`, found a set of `{rs}`")));
                     };
                     for t in [input, &rs.output] {
                         if t.name.as_deref() != Some(name.as_str()) || t.len() != sp.n_dim() {
-                            return Err(self.bad(
+                            return Err(self.field_err(
                                 &f,
                                 format!(
                                     "pairs of cells of `{name}` have the form `{name}[{}]` ({} dimensions, as the space), found `{t}`",
@@ -150,17 +146,17 @@ impl Example {
         for (k, s) in prog.statements.iter().enumerate() {
             let field = format!("program.statements[{k}] ({})", s.name);
             if !names.insert(s.name.as_str()) {
-                return Err(self.bad(&field, format!("a second statement named `{}`", s.name)));
+                return Err(self.field_err(&field, format!("a second statement named `{}`", s.name)));
             }
             let domain = self.parse_field(&format!("{field}.domain"), &s.domain)?;
             if domain.space().is_map() || domain.space().output.name.as_deref() != Some(s.name.as_str()) {
-                return Err(self.bad(format!("{field}.domain"), format!("expected a set `{{ {}[...] : ... }}` (the tuple named as the statement), found `{}`", s.name, domain.space())));
+                return Err(self.field_err(format!("{field}.domain"), format!("expected a set `{{ {}[...] : ... }}` (the tuple named as the statement), found `{}`", s.name, domain.space())));
             }
             let schedule = self.parse_field(&format!("{field}.schedule"), &s.schedule)?;
             let d = schedule.space().output.len();
             match arity {
                 Some((a, first)) if a != d => {
-                    return Err(self.bad(
+                    return Err(self.field_err(
                         format!("{field}.schedule"),
                         format!("{d} time dimensions, statement `{first}` has {a}: every statement of a program has the same number"),
                     ))
@@ -171,11 +167,11 @@ impl Example {
             for (what, rels) in [("writes", &s.writes), ("reads", &s.reads)] {
                 for (j, text) in rels.iter().enumerate() {
                     let f = if rels.0.len() == 1 { format!("{field}.{what}") } else { format!("{field}.{what}[{j}]") };
-                    let union = Set::parse_union(text).map_err(|e| self.bad(&f, e.to_string()))?;
+                    let union = Set::parse_union(text).map_err(|e| self.field_err(&f, e.to_string()))?;
                     for r in &union {
                         let Some(array) = r.space().output.name.as_deref() else { continue };
                         if !self.arrays.contains_key(array) && !prog.ignored_arrays.iter().any(|x| x == array) {
-                            return Err(self.bad(
+                            return Err(self.field_err(
                                 &f,
                                 format!(
                                     "array `{array}` is not declared: list it in `arrays` (to contract it) or in `program.ignored_arrays` (an input or output the program only passes through)"
@@ -188,7 +184,7 @@ impl Example {
         }
         for (k, a) in prog.ignored_arrays.iter().enumerate() {
             if self.arrays.contains_key(a) {
-                return Err(self.bad(format!("program.ignored_arrays[{k}]"), format!("`{a}` is also in `arrays`")));
+                return Err(self.field_err(format!("program.ignored_arrays[{k}]"), format!("`{a}` is also in `arrays`")));
             }
         }
         Ok(())
