@@ -28,7 +28,7 @@ use polyalloc_formulation::checker::Verdict;
 use polyalloc_formulation::shared_checker::{check_shared, SharedVerdict};
 use polyalloc_formulation::{Checker, ModularMapping, Polynomial, SharedMapping};
 pub use method::{
-    details_of, Details, Execution, ExecutionCheck, Input, Method, MethodError, Obligation, OnConflictSets, Order, Outcome, SharedAnswer,
+    conflict_set_time, details_of, Details, Execution, ExecutionCheck, Input, Method, MethodError, Obligation, OnConflictSets, Order, Outcome, SharedAnswer,
     SharedObligation, StorageFunction, StoragePlan, TimeFunction, TraceFunction,
 };
 pub use polyalloc_suite::{Example, InterProblem, Problem};

@@ -39,6 +39,9 @@ pub struct Input {
     /// The parameter values at which sizes are compared (`best`) and reported; `None`:
     /// the example's largest instance (its last).
     pub at: Option<BTreeMap<String, i64>>,
+    /// How long reading the example took (file, parsing, validation), when the caller
+    /// measured it: reported in each record of the input (`read_ms`).
+    pub read_time: Option<std::time::Duration>,
     problems: Mutex<BTreeMap<String, Arc<Mutex<Option<Result<Problem, SuiteError>>>>>>,
     memo: Mutex<BTreeMap<String, Arc<Mutex<Option<Box<dyn std::any::Any + Send>>>>>>,
 }
@@ -56,12 +59,18 @@ fn slot<V>(map: &Mutex<BTreeMap<String, Arc<Mutex<Option<V>>>>>, key: &str) -> A
 impl Input {
     /// Wraps an example.
     pub fn new(example: Example) -> Input {
-        Input { example, at: None, problems: Mutex::new(BTreeMap::new()), memo: Mutex::new(BTreeMap::new()) }
+        Input { example, at: None, read_time: None, problems: Mutex::new(BTreeMap::new()), memo: Mutex::new(BTreeMap::new()) }
     }
 
     /// The same input with sizes compared and reported at `at`.
     pub fn with_instance(mut self, at: BTreeMap<String, i64>) -> Input {
         self.at = Some(at);
+        self
+    }
+
+    /// The same input, read in `d` (see [`Input::read_time`]).
+    pub fn with_read_time(mut self, d: std::time::Duration) -> Input {
+        self.read_time = Some(d);
         self
     }
 
@@ -71,12 +80,55 @@ impl Input {
     }
 
     /// The conflict-set problem of `array` (computed on first use, then shared; other
-    /// arrays' problems are computed meanwhile).
+    /// arrays' problems are computed meanwhile). The time spent here, computing or
+    /// waiting for another thread's computation, counts in [`conflict_set_time`].
     pub fn problem(&self, array: &str) -> Result<Problem, SuiteError> {
-        let cell = slot(&self.problems, array);
-        let mut value = cell.lock().unwrap_or_else(|p| p.into_inner());
-        value.get_or_insert_with(|| self.example.problem(array)).clone()
+        timed_conflicts(|| {
+            let cell = slot(&self.problems, array);
+            let mut value = cell.lock().unwrap_or_else(|p| p.into_inner());
+            value.get_or_insert_with(|| self.example.problem(array)).clone()
+        })
     }
+
+    /// The conflict sets of the arrays of the example's `inter_array` section, which may
+    /// share one storage (`None` without the section), computed once per input and
+    /// counted in [`conflict_set_time`] like [`Input::problem`].
+    pub fn inter_problem(&self) -> Result<Option<InterProblem>, SuiteError> {
+        timed_conflicts(|| self.memo("inter-array problem", || self.example.inter_problem()))
+    }
+}
+
+thread_local! {
+    static CONFLICT_SET_TIME: std::cell::Cell<std::time::Duration> = const { std::cell::Cell::new(std::time::Duration::ZERO) };
+    static IN_CONFLICTS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The wall-clock time this thread has spent in [`Input::problem`] and
+/// [`Input::inter_problem`] so far (building conflict sets, or finding them built). The
+/// facade reads it before and after each phase of a run, so that a run's record can say
+/// how much of its time went to the conflict sets rather than to the method.
+pub fn conflict_set_time() -> std::time::Duration {
+    CONFLICT_SET_TIME.with(std::cell::Cell::get)
+}
+
+/// Runs `f`, adding its time to [`conflict_set_time`] (once: a nested call is not
+/// counted twice).
+fn timed_conflicts<T>(f: impl FnOnce() -> T) -> T {
+    if IN_CONFLICTS.with(std::cell::Cell::get) {
+        return f();
+    }
+    /// Counts the time and clears the flag when dropped, also when `f` unwinds.
+    struct Guard(std::time::Instant);
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            let spent = self.0.elapsed();
+            IN_CONFLICTS.with(|c| c.set(false));
+            CONFLICT_SET_TIME.with(|t| t.set(t.get() + spent));
+        }
+    }
+    IN_CONFLICTS.with(|c| c.set(true));
+    let _guard = Guard(std::time::Instant::now());
+    f()
 }
 
 impl Input {

@@ -303,7 +303,9 @@ fn allocate(
         // Before any run: a method that solves no ILP would never notice a bad directory.
         std::fs::create_dir_all(dir).map_err(|e| polyalloc::Error::io(dir, e))?;
     }
+    let read_start = std::time::Instant::now();
     let ex = run::load_input_with(file, suite, stdin_jscop, jopts)?;
+    let read_time = read_start.elapsed();
     let values = params.map(run::parse_params).transpose()?;
     if let Some(v) = &values {
         run::check_params(&ex, v)?;
@@ -311,7 +313,7 @@ fn allocate(
     if run::is_metadata_only(&ex) {
         return Err(polyalloc::Error::Input(format!("{}: metadata-only example: nothing to allocate", ex.file.display())));
     }
-    let mut input = Input::new(ex);
+    let mut input = Input::new(ex).with_read_time(read_time);
     if let Some(v) = &values {
         input = input.with_instance(v.clone());
     }
@@ -359,18 +361,28 @@ fn allocate(
             for b in &backends {
                 let opts = run::RunOptions { size_params: values.as_ref(), dump_lp: dump_lp.as_deref(), time_limit };
                 progress.begin(format!("{} / {t} / {} / {}", input.example.id, m.name(), b.name));
-                let r = run::run_record(&input, *m, t, b, opts);
+                let mut r = run::run_record(&input, *m, t, b, opts);
                 if polyalloc::budget::interrupted() {
                     // The run was stopped, not finished: nothing more is printed.
                     break 'runs;
                 }
-                let text = if json {
-                    let mut line = serde_json::to_string(&r).map_err(|e| polyalloc::Error::Input(e.to_string()))?;
-                    line.push('\n');
-                    line
-                } else {
-                    record_text(&r)
+                // The output phase is the rendering of the record; a JSON line is
+                // rendered again with that time in it (a few microseconds more).
+                let render = |r: &Record| -> Result<String, polyalloc::Error> {
+                    Ok(if json {
+                        let mut line = serde_json::to_string(r).map_err(|e| polyalloc::Error::Input(e.to_string()))?;
+                        line.push('\n');
+                        line
+                    } else {
+                        record_text(r)
+                    })
                 };
+                let render_start = std::time::Instant::now();
+                let mut text = render(&r)?;
+                r.output_ms = polyalloc::record::ms(render_start.elapsed());
+                if json {
+                    text = render(&r)?;
+                }
                 progress.print(&text).map_err(|e| polyalloc::Error::io("<stdout>", e))?;
                 records.push(r);
             }
@@ -445,9 +457,35 @@ fn record_text(r: &Record) -> String {
         _ => "yes".to_string(),
     };
     let _ = writeln!(out, "  {:<13} {verified}", "verified");
+    write_candidates(&mut out, r);
     write_ilps(&mut out, r);
     let _ = writeln!(out);
     out
+}
+
+/// For `best`: every candidate's size at the size point, the chosen one marked, and
+/// the candidates that gave no verified mapping (out of their share of the time
+/// budget, not applicable, failed) with their reason.
+fn write_candidates(out: &mut String, r: &Record) {
+    use std::fmt::Write;
+    if r.method != polyalloc::best::NAME {
+        return;
+    }
+    let value = serde_json::Value::Object(r.details.clone().into_iter().collect());
+    let Ok(details) = serde_json::from_value::<polyalloc::best::BestDetails>(value) else { return };
+    let mut found = Vec::new();
+    let mut failed = Vec::new();
+    for c in &details.candidates {
+        match (&c.error, c.size_at) {
+            (None, Some(v)) => found.push(format!("{} {v}{}", c.method, if c.method == details.winner { " (chosen)" } else { "" })),
+            (None, None) => found.push(format!("{} {}", c.method, c.size.as_deref().unwrap_or("unbounded"))),
+            (Some(e), _) => failed.push(format!("{} ({})", c.method, e)),
+        }
+    }
+    let _ = writeln!(out, "  {:<13} {}", "candidates", found.join(", "));
+    if !failed.is_empty() {
+        let _ = writeln!(out, "  {:<13} {}", "no answer", failed.join("; "));
+    }
 }
 
 /// A storage shared by several arrays: one line per array, the size, and the size the
@@ -476,6 +514,7 @@ fn write_shared(out: &mut String, r: &Record, sh: &polyalloc::record::SharedReco
             _ => "yes",
         }
     );
+    write_candidates(out, r);
     write_ilps(out, r);
     let _ = writeln!(out);
 }

@@ -17,6 +17,8 @@ pub(crate) struct Scanner {
     names: Vec<String>,
     /// For a set without variables: whether its constant rows hold.
     trivial_ok: bool,
+    /// Calls since the time budget was last checked.
+    ticks: std::cell::Cell<u32>,
 }
 
 impl Scanner {
@@ -44,8 +46,28 @@ impl Scanner {
             BasicSet::drop_col_rows(&mut eqs, k + 1);
             BasicSet::drop_col_rows(&mut ineqs, k + 1);
         }
+        // A row of level k without variable k is a row of level k - 1 too (elimination
+        // keeps the rows without the variable it eliminates): already satisfied by the
+        // prefix, it bounds nothing here. Level 0 keeps its constant rows (they hold or
+        // not for the whole set).
+        for (k, (eqs, ineqs)) in levels.iter_mut().enumerate().skip(1) {
+            eqs.retain(|r| r[1 + k] != 0);
+            ineqs.retain(|r| r[1 + k] != 0);
+        }
         let trivial_ok = b.eqs.iter().all(|r| r[0] == 0) && b.ineqs.iter().all(|r| r[0] >= 0);
-        Ok(Scanner { n_dim, n_var, levels, names, trivial_ok })
+        Ok(Scanner { n_dim, n_var, levels, names, trivial_ok, ticks: std::cell::Cell::new(0) })
+    }
+
+    /// Enumerations can be long: the run's time budget stops them. Checked once every
+    /// 256 ranges of the last variables (reading the clock per range was a tenth of a
+    /// scan).
+    fn tick(&self) -> Result<()> {
+        let t = self.ticks.get().wrapping_add(1);
+        self.ticks.set(t);
+        if t % 256 == 1 {
+            polyalloc_ilp::budget::check()?;
+        }
+        Ok(())
     }
 
     /// Bounds of variable k given the values of v0..v(k-1); `None` when empty.
@@ -118,13 +140,45 @@ impl Scanner {
         self.rec(0, &mut prefix, f)
     }
 
+    /// Calls `f(prefix, lo, hi)` on every row of integer points: the points whose last
+    /// dimension runs over `lo..=hi` and whose other dimensions are `prefix`, in
+    /// lexicographic order; `f` returns false to stop. A set with local variables (or
+    /// no dimension) gives one row per point. Returns false when stopped early.
+    pub(crate) fn for_each_row(&self, f: &mut dyn FnMut(&[i64], i64, i64) -> Result<bool>) -> Result<bool> {
+        if self.n_var == 0 || self.n_var > self.n_dim {
+            return self.for_each(&mut |p: &[i64]| match p.split_last() {
+                Some((&last, prefix)) => f(prefix, last, last),
+                None => Ok(true),
+            });
+        }
+        let mut prefix = Vec::with_capacity(self.n_var);
+        self.rows(0, &mut prefix, f)
+    }
+
+    fn rows(&self, k: usize, prefix: &mut Vec<i64>, f: &mut dyn FnMut(&[i64], i64, i64) -> Result<bool>) -> Result<bool> {
+        self.tick()?;
+        let Some((lo, hi)) = self.bounds(k, prefix)? else {
+            return Ok(true);
+        };
+        if k + 1 == self.n_var {
+            return f(prefix, lo, hi);
+        }
+        for v in lo..=hi {
+            prefix.push(v);
+            let cont = self.rows(k + 1, prefix, f)?;
+            prefix.pop();
+            if !cont {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
     fn rec(&self, k: usize, prefix: &mut Vec<i64>, f: &mut dyn FnMut(&[i64]) -> Result<bool>) -> Result<bool> {
         if k == self.n_var {
             return f(&prefix[..self.n_dim]);
         }
-        // Enumerations can be long: the run's time budget stops them (checked once per
-        // range of the last variables, not per point).
-        polyalloc_ilp::budget::check()?;
+        self.tick()?;
         let Some((lo, hi)) = self.bounds(k, prefix)? else {
             return Ok(true);
         };

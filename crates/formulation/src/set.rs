@@ -292,6 +292,42 @@ impl Set {
         Ok(())
     }
 
+    /// [`Set::for_each_point`] by rows: `f(prefix, lo, hi)` stands for the points
+    /// `prefix` followed by each value of `lo..=hi` in the last dimension (one call per
+    /// point for a piece with local variables). `f` returns false to stop.
+    pub fn for_each_row(&self, params: &[i64], f: &mut dyn FnMut(&[i64], i64, i64) -> Result<bool>) -> Result<()> {
+        for p in &self.pieces {
+            let fixed = p.fix_params(params)?;
+            if fixed.is_marked_empty() {
+                continue;
+            }
+            let sc = Scanner::new(&fixed)?;
+            if !sc.for_each_row(f)? {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// The number of integer points for concrete parameter values (a point in several
+    /// pieces counted once), or [`Error::TooManyPoints`] when there are more than
+    /// `limit`. A single piece is counted by rows, without visiting each point.
+    pub fn count_points(&self, params: &[i64], limit: usize) -> Result<usize> {
+        if self.pieces.len() > 1 {
+            return self.enumerate(params, limit).map(|p| p.len());
+        }
+        let mut n = 0usize;
+        self.for_each_row(params, &mut |_, lo, hi| {
+            let len = (i128::from(hi) - i128::from(lo) + 1).max(0);
+            n = n.saturating_add(usize::try_from(len).unwrap_or(usize::MAX));
+            Ok(n <= limit)
+        })?;
+        if n > limit {
+            return Err(Error::TooManyPoints(limit));
+        }
+        Ok(n)
+    }
+
     /// All integer points for concrete parameter values (deduplicated, lexicographic
     /// order of the dimensions, input first for a relation). Fails when a dimension is
     /// unbounded or when more than `limit` points are found.

@@ -302,3 +302,37 @@ fn mod_chains_are_bounded() {
     assert!(matches!(e, Error::Parse(ref p) if p.expected.contains("at most 100 existential variables")), "{e}");
     assert!(start.elapsed() < std::time::Duration::from_secs(5));
 }
+
+/// Counting by rows and scanning by rows agree with the points enumerated one by one:
+/// one piece, several overlapping pieces (counted once), a local variable (rows of one
+/// point), an empty set, and the limit.
+#[test]
+fn rows_and_counts_agree_with_the_points() {
+    let cases = [
+        "[N] -> { [i, j] : 0 <= i < N and i <= j < 2N - i }",
+        "[N] -> { [i, j] : 0 <= i, j < N; [i, j] : 0 <= i < N and N - 2 <= j <= N + 1 }",
+        "[N] -> { [i] : 0 <= i < 3N and exists e : i = 3e + 1 }",
+        "[N] -> { [i, j] : 0 <= i < N and j > N and j < i }",
+    ];
+    for text in cases {
+        let set = Set::parse(text).expect(text);
+        for n in [1, 4, 7] {
+            let points = set.enumerate(&[n], 10_000).expect("points");
+            assert_eq!(set.count_points(&[n], 10_000).expect("count"), points.len(), "{text} at N = {n}");
+            let mut rows: Vec<Vec<i64>> = Vec::new();
+            set.for_each_row(&[n], &mut |prefix, lo, hi| {
+                for v in lo..=hi {
+                    rows.push([prefix, &[v]].concat());
+                }
+                Ok(true)
+            })
+            .expect("rows");
+            rows.sort();
+            rows.dedup();
+            assert_eq!(rows, points, "{text} at N = {n}");
+        }
+    }
+    let big = Set::parse("[N] -> { [i, j] : 0 <= i, j < N }").expect("square");
+    assert_eq!(big.count_points(&[10], 100).expect("100 points"), 100);
+    assert!(big.count_points(&[10], 99).is_err());
+}

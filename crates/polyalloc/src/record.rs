@@ -180,12 +180,31 @@ pub struct Record {
     /// no ILP reported them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solver_ms: Option<f64>,
-    /// Wall-clock time of the method, ILPs included (ms).
+    /// Where the time of the run went, phase by phase (wall-clock ms): `read_ms`,
+    /// `conflicts_ms`, `method_ms`, `verify_ms`, `max_live_ms`, `output_ms`.
+    ///
+    /// Reading the input (file, parsing, validation), once per file: every record of
+    /// the file repeats it. 0 when the caller did not measure it.
+    #[serde(default)]
+    pub read_ms: f64,
+    /// Building the conflict sets the run asked for first (later runs of the same
+    /// input find them built and show about 0).
+    #[serde(default)]
+    pub conflicts_ms: f64,
+    /// The method, ILPs included, conflict sets excluded.
     #[serde(default)]
     pub method_ms: f64,
-    /// Wall-clock time of the verification (ms).
+    /// The exact verification (checker and executions), conflict sets excluded.
     #[serde(default)]
     pub verify_ms: f64,
+    /// Max-live at the size point (once per array and instance: later records of the
+    /// same input find it computed).
+    #[serde(default)]
+    pub max_live_ms: f64,
+    /// Rendering this record (JSON or text) for output; 0 in the harness's results
+    /// files, which are written once at the end.
+    #[serde(default)]
+    pub output_ms: f64,
     /// For a storage shared by several arrays (method `smo-inter`; `mapping`, `size`,
     /// `moduli` are then the shared storage's): each array's rows, and the comparison
     /// with storing each array alone. Absent otherwise.
@@ -300,8 +319,12 @@ impl Record {
             ilps: Vec::new(),
             solve_ms: 0.0,
             solver_ms: None,
+            read_ms: 0.0,
+            conflicts_ms: 0.0,
             method_ms: 0.0,
             verify_ms: 0.0,
+            max_live_ms: 0.0,
+            output_ms: 0.0,
             shared: None,
             details: BTreeMap::new(),
         }

@@ -349,8 +349,12 @@ pub struct Verified {
     pub separate: Vec<Separate>,
     /// Every ILP the method solved, in order (the checker's are not included).
     pub ilps: Vec<SolveRecord>,
+    /// The method's time, conflict sets excluded.
     pub method_time: Duration,
+    /// The verification's time, conflict sets excluded.
     pub verify_time: Duration,
+    /// Building the conflict sets the run asked for (method and verification).
+    pub conflicts_time: Duration,
 }
 
 /// One array of a shared storage stored alone, verified (see [`Verified::separate`]).
@@ -431,6 +435,7 @@ pub struct RunError {
     pub ilps: Vec<SolveRecord>,
     pub method_time: Duration,
     pub verify_time: Duration,
+    pub conflicts_time: Duration,
 }
 
 impl std::fmt::Display for RunError {
@@ -461,9 +466,13 @@ fn run_in_budget(input: &Input, method: &dyn Method, target: &str, backend: &Bac
         rec = rec.with_dump_dir(dir.join(file_stem(&format!("{}-{target}-{}-{}", input.example.id, method.name(), backend.name))));
     }
     let name = method.name();
+    // Conflict sets are built on first use, by the method or the checker: their time
+    // is a phase of its own (`conflicts_ms`), taken out of both.
+    let conflicts_before = polyalloc_alloc::conflict_set_time();
     let start = Instant::now();
     let result = method.run(input, target, &rec);
-    let method_time = start.elapsed();
+    let method_conflicts = polyalloc_alloc::conflict_set_time().saturating_sub(conflicts_before);
+    let method_time = start.elapsed().saturating_sub(method_conflicts);
     let ilps = rec.take_records();
     let fail = |failure: Failure, outcome: Option<Outcome>, ilps: Vec<SolveRecord>, verify_time: Duration| RunError {
         method: name.to_string(),
@@ -474,6 +483,7 @@ fn run_in_budget(input: &Input, method: &dyn Method, target: &str, backend: &Bac
         ilps,
         method_time,
         verify_time,
+        conflicts_time: polyalloc_alloc::conflict_set_time().saturating_sub(conflicts_before),
     };
     let outcome = match result {
         Ok(o) => o,
@@ -483,7 +493,8 @@ fn run_in_budget(input: &Input, method: &dyn Method, target: &str, backend: &Bac
     let checked = verify_outcome_with(input, &outcome, &rec, name);
     // The checker's models were dumped; its records are not the method's statistics.
     rec.take_records();
-    let verify_time = vstart.elapsed();
+    let conflicts_time = polyalloc_alloc::conflict_set_time().saturating_sub(conflicts_before);
+    let verify_time = vstart.elapsed().saturating_sub(conflicts_time.saturating_sub(method_conflicts));
     let ((verification, verified_under, execution), separate) = match checked {
         Ok(v) => v,
         Err(f) => return Err(fail(f, Some(outcome), ilps, verify_time)),
@@ -512,6 +523,7 @@ fn run_in_budget(input: &Input, method: &dyn Method, target: &str, backend: &Bac
         ilps,
         method_time,
         verify_time,
+        conflicts_time,
     })
 }
 
@@ -658,6 +670,7 @@ pub fn execute(checks: &[ExecutionCheck]) -> Result<Execution, Failure> {
 pub fn run_record(input: &Input, method: &dyn Method, target: &str, backend: &Backend, opts: RunOptions<'_>) -> Record {
     let result = run(input, method, target, backend, opts);
     let mut r = Record::from_run(&input.example.id, &result, opts.size_params);
+    r.read_ms = input.read_time.map_or(0.0, ms);
     let array = input.example.arrays.contains_key(target);
     // An array the method's own transformed program holds (003's contraction after
     // shifting and fusion): max-live under that order.
@@ -668,6 +681,7 @@ pub fn run_record(input: &Input, method: &dyn Method, target: &str, backend: &Ba
     });
     if array || r.shared.is_some() || transformed.is_some() {
         // Bounded like a run (its own budget of the same length).
+        let start = Instant::now();
         let limit = budget::scoped(&backend.name, opts.time_limit, || {
             if array {
                 crate::limit::max_live(input, target, opts.size_params)
@@ -677,6 +691,7 @@ pub fn run_record(input: &Input, method: &dyn Method, target: &str, backend: &Ba
                 crate::limit::max_live_shared(input, opts.size_params)
             }
         });
+        r.max_live_ms = ms(start.elapsed());
         match limit {
             Ok(m) => {
                 r.max_live = Some(m.value);
@@ -741,6 +756,7 @@ impl Record {
                 r.solver_ms = solver_ms(&r.ilps);
                 r.method_ms = ms(v.method_time);
                 r.verify_ms = ms(v.verify_time);
+                r.conflicts_ms = ms(v.conflicts_time);
                 r.details = v.outcome.details.clone();
                 if v.verified_under.len() > 1 {
                     let under: Vec<serde_json::Value> = v
@@ -773,6 +789,7 @@ impl Record {
                 r.solver_ms = solver_ms(&r.ilps);
                 r.method_ms = ms(e.method_time);
                 r.verify_ms = ms(e.verify_time);
+                r.conflicts_ms = ms(e.conflicts_time);
                 r
             }
         }

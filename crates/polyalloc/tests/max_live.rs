@@ -101,12 +101,17 @@ fn unknown_max_live_is_marked_with_the_reason() {
     let r = run_record(&input, smo, "A", &b, RunOptions::default());
     assert_eq!(r.max_live, None);
     assert_eq!(r.max_live_source.as_deref(), Some("unknown: no instance to compute max-live at"));
-    // Produce-consume without its program at N = 1000: about N^3 conflicting pairs, far
-    // above the enumeration limit of the clique search.
+    // Produce-consume without its program at N = 100: 10^4 cells (within the cell limit
+    // of the bit matrix) but about N^3 conflicting pairs, above the pair limit; at
+    // N = 1000, 10^6 cells, above the cell limit.
     let input = conflict_set_only("smo-produce-consume");
-    match max_live(&input, "A", Some(&at("N", 1000))) {
+    match max_live(&input, "A", Some(&at("N", 100))) {
         Err(MaxLiveUnknown::TooManyPairs(_)) => {}
         other => panic!("expected too many pairs, got {other:?}"),
+    }
+    match max_live(&input, "A", Some(&at("N", 1000))) {
+        Err(MaxLiveUnknown::TooManyCells(_)) => {}
+        other => panic!("expected too many cells, got {other:?}"),
     }
 }
 

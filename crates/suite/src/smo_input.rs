@@ -193,8 +193,8 @@ fn instances(space: &Set, params: &[String]) -> Vec<BTreeMap<String, i64>> {
     }
     let mut valid = Vec::new();
     for k in 1..=MAX_PARAM {
-        match space.enumerate(&vec![k; params.len()], MAX_CELLS) {
-            Ok(cells) if !cells.is_empty() => valid.push(k),
+        match space.count_points(&vec![k; params.len()], MAX_CELLS) {
+            Ok(cells) if cells > 0 => valid.push(k),
             Ok(_) => {}
             Err(_) => break, // too many cells (or unbounded): larger k only has more
         }
