@@ -195,13 +195,17 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
             pb.set_message(format!("{} {} {}", ex.id, j.target, j.method.name()));
         }
         // A conflict set that cannot be built is a skipped array, not a failure of
-        // each method.
+        // each method. Built here first, its time is still the run's `conflicts_ms`.
+        let conflicts_before = polyalloc_alloc::conflict_set_time();
         let r = match j.method.as_allocator().map(|_| input.problem(j.target)) {
             Some(Err(e)) => Err(format!("{} array {}: {}", ex.id, j.target, one_line(&e.to_string()))),
             _ => {
+                let built = polyalloc_alloc::conflict_set_time().saturating_sub(conflicts_before);
                 let size_params = run::largest_instance(ex);
                 let ro = run::RunOptions { size_params: size_params.as_ref(), dump_lp: None, time_limit: opts.time_limit };
-                Ok(run::run_record(input, j.method, j.target, b, ro))
+                let mut rec = run::run_record(input, j.method, j.target, b, ro);
+                rec.conflicts_ms += polyalloc::record::ms(built);
+                Ok(rec)
             }
         };
         if let Some(pb) = progress {

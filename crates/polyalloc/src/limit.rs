@@ -622,6 +622,37 @@ mod tests {
         }
     }
 
+    /// Two arrays in one graph (a shared storage): a 1-d array and a 2-d one, with
+    /// conflicts within each and between them in both orders, against the pairs of
+    /// vertices (array, cell padded to two coordinates) enumerated one by one.
+    #[test]
+    fn a_graph_over_two_arrays_has_the_clique_number_of_the_enumerated_one() {
+        let a = Set::parse("[N] -> { [i] : 0 <= i < N }").expect("A");
+        let b = Set::parse("[N] -> { [i, j] : 0 <= i < 2 and 0 <= j < N }").expect("B");
+        let rels = [
+            ("[N] -> { [i] -> [k] : 0 <= i < k < N and k <= i + 2 }", 0usize, 1usize, 0usize, 1usize),
+            ("[N] -> { [i, j] -> [k, l] : 0 <= i, k < 2 and 0 <= j, l < N and k = 1 - i and l = j }", 1, 2, 1, 2),
+            ("[N] -> { [i] -> [k, l] : 0 <= i < N and 0 <= k < 2 and i - 1 <= l <= i and l >= 0 }", 0, 1, 1, 2),
+            ("[N] -> { [k, l] -> [i] : 0 <= i < N and k = 0 and 0 <= l < N and i = l + 1 }", 1, 2, 0, 1),
+        ];
+        let n = 6;
+        let mut graph = ConflictGraph::new(vec![CellBox::of_set(&a, &[n]).expect("box"), CellBox::of_set(&b, &[n]).expect("box")]).expect("graph");
+        let mut pairs: Vec<Vec<i64>> = Vec::new();
+        let vertex = |array: usize, x: &[i64]| -> Vec<i64> { [vec![array as i64], x.to_vec(), vec![0; 2 - x.len()]].concat() };
+        for (text, from, fa, to, ta) in rels {
+            let rel = Set::parse(text).expect(text);
+            graph.add(&rel, &[n], (from, fa), (to, ta)).map_err(|e| e.or_failed(&|e| MaxLiveUnknown::Failed(e.to_string()))).expect("add");
+            for p in rel.enumerate(&[n], 100_000).expect("pairs") {
+                let (u, v) = (vertex(from, &p[..fa]), vertex(to, &p[fa..]));
+                pairs.push([u.clone(), v.clone()].concat());
+                pairs.push([v, u].concat());
+            }
+        }
+        let reference = max_clique(&pairs, 3).expect("reference");
+        assert!(reference >= 3, "a graph with cliques across the arrays");
+        assert_eq!(graph.clique_number().expect("streamed"), reference);
+    }
+
     #[test]
     fn rows_set_every_bit_once() {
         let mut row = vec![0u64; 3];
