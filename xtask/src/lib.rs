@@ -35,6 +35,7 @@ pub mod extra;
 pub mod fuzz;
 pub mod fuzz_input;
 pub mod md;
+pub mod process;
 pub mod limit;
 pub mod report;
 pub mod reproduce;

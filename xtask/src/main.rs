@@ -97,7 +97,9 @@ enum Command {
         #[arg(long, value_name = "PATH")]
         out: Option<PathBuf>,
         /// The corpora, as for `reproduce` (`smo-tool`: the SMO tool's inputs, timed
-        /// next to the tool's own times where known).
+        /// next to the tool's own times where known, and also run as whole processes:
+        /// `target/release/polyalloc allocate FILE --method smo|smo-inter --params N0=7
+        /// --json`, built first, CPU, wall time and peak RSS beside the tool's figures).
         #[arg(long, default_value = "bench-suite", value_name = "C|all")]
         corpus: Vec<String>,
     },
@@ -318,6 +320,7 @@ fn note_backends(spec: &str) {
 fn run(cli: Cli) -> Result<i32, XtaskError> {
     match cli.command {
         Command::Reproduce { sel, strict, out, corpus } => {
+            let started = std::time::Instant::now();
             note_backends(&sel.backend);
             let pb = progress_bar();
             let opts = reproduce::Options { corpus: split_list(&corpus), ..sel.options()? };
@@ -348,6 +351,7 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
                 results.save(&path)?;
             }
             eprintln!("xtask: wrote {} (untracked unless --out says otherwise; `cargo xtask bless` makes it the reference)", path.display());
+            eprintln!("xtask: reproduce took {:.1} s (wall clock, the build not included)", started.elapsed().as_secs_f64());
             let missing = reproduce::not_reproduced(&results);
             if strict && !missing.is_empty() {
                 eprintln!("xtask: --strict: {} paper result(s) not reproduced", missing.len());
@@ -364,7 +368,14 @@ fn run(cli: Cli) -> Result<i32, XtaskError> {
                 Some(&pb),
             )?;
             pb.finish_and_clear();
-            print!("{}", xtask::bench::markdown(&results));
+            if !results.bench.is_empty() || !results.scale.is_empty() {
+                print!("{}", xtask::bench::markdown(&results));
+            }
+            let whole = xtask::bench::whole_process_markdown(&results);
+            if !whole.is_empty() {
+                println!("\n## The SMO tool's inputs as whole processes (the command a user runs)\n");
+                print!("{whole}");
+            }
             println!("\nFor the per-ILP micro-benchmark of the backends: `cargo bench -p polyalloc-solvers` (criterion).");
             let path = out.unwrap_or_else(|| xtask::local_dir().join("bench.json"));
             results.save(&path)?;

@@ -1,11 +1,12 @@
 //! `cargo xtask report`: `results/REPORT.md` with the paper tables of the reference
 //! results `results/baseline.json`, the bench table of `results/bench.json` (when
-//! present), the distance of every mapping to max-live ([`crate::limit`]) and three
-//! SVG plots: `results/plots/sizes.svg` (mapping size per method at each example's
-//! largest instance, with the paper's size as a marker), `results/plots/max-live.svg`
-//! (size / max-live per method) and
-//! `results/plots/solve-time.svg` (solve time per backend: the bench median when
-//! available, else the reproduce run's time).
+//! present), the SMO tool's inputs run as whole processes beside the tool's own figures
+//! (the `whole_process` section of `results/bench.json`, when present), the distance of
+//! every mapping to max-live ([`crate::limit`]) and three SVG plots:
+//! `results/plots/sizes.svg` (mapping size per method at each example's largest
+//! instance, with the paper's size as a marker), `results/plots/max-live.svg` (size /
+//! max-live per method) and `results/plots/solve-time.svg` (solve time per backend: the
+//! bench median when available, else the reproduce run's time).
 
 use crate::md::human_bytes;
 use crate::svg::{hbar_chart, Bar, Group};
@@ -184,6 +185,20 @@ cell: its verified size at the same instance and, in brackets, size / max-live.\
         s.push('\n');
         if !b.scale.is_empty() {
             s.push_str("\n![Scale suite: solve time](plots/scale-time.svg)\n\n![Scale suite: model size](plots/scale-size.svg)\n\n");
+        }
+    }
+    if let Some((b, name)) = &inputs.bench {
+        let whole = crate::bench::whole_process_markdown(b);
+        if !whole.is_empty() {
+            s.push_str("## The SMO tool's inputs as whole processes\n\n");
+            let _ = writeln!(
+                s,
+                "From `{name}` (`{}`, {}): the command a user runs, timed as a whole process beside the public SMO tool's own figures. \
+(The \"Against reference tools\" table times the method inside one process: not what a user waits for.)\n",
+                b.command, b.timestamp
+            );
+            s.push_str(&whole);
+            s.push('\n');
         }
     }
     s.push_str("## Paper tables side by side\n\n");

@@ -331,6 +331,126 @@ pub struct ScaleRecord {
     pub size: Option<String>,
 }
 
+/// What the public SMO tool answered on one input of its corpus and how long it took, as
+/// `answers.json` of the corpus gives it (`crate::smo_tool::Answers`): measured on
+/// another machine (the file's `about`), at `N0 = 7`. The names are the file's.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ToolAnswer {
+    /// The input, relative to the corpus's `examples/` (`intra-array/tile.smo.input`).
+    pub file: String,
+    /// `intra` or `inter`.
+    #[serde(default)]
+    pub kind: String,
+    /// The tool's "Storage mapping(s) found" section, verbatim.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_printed: Option<String>,
+    /// Intra-array: the product of the moduli, and its value at `N0 = 7`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_size_expr: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_size_at: Option<i128>,
+    /// Inter-array, the rows read as one shared storage (per row the largest modulus).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_size_shared_expr: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_size_shared_at: Option<i128>,
+    /// Inter-array, the arrays read as stored apart (the sum of each one's product).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_size_apart_expr: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_size_apart_at: Option<i128>,
+    /// The tool's whole-process CPU (user + sys) and wall time, medians in ms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_cpu_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_wall_ms: Option<f64>,
+}
+
+/// One input of the SMO tool's corpus run as a user runs it (`cargo xtask bench --corpus
+/// smo-tool`, `crate::bench::bench_process`): `polyalloc allocate FILE --method
+/// smo|smo-inter --params N0=7 --json`, the release binary as a child process, one
+/// warm-up then `repeat` runs; beside the tool's answer and times.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProcessRecord {
+    /// The input, relative to the corpus's `examples/`.
+    pub file: String,
+    /// `smo` (intra-array) or `smo-inter` (inter-array).
+    pub method: String,
+    /// The command line run (the input relative to the corpus).
+    #[serde(default)]
+    pub command: String,
+    /// The backend the child's record names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backend: Option<String>,
+    /// Timed runs (the warm-up excluded), and those that exited 0 with a verified record.
+    #[serde(default)]
+    pub repeat: usize,
+    #[serde(default)]
+    pub ok_runs: usize,
+    /// The child's CPU time, user + sys (`wait4`), over the ok runs (ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_ms: Option<Spread>,
+    /// The child's wall-clock time, start to exit, over the ok runs (ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wall_ms: Option<Spread>,
+    /// The child's peak resident set size (`ru_maxrss`), over the ok runs (kB).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_rss_kb: Option<Spread>,
+    /// Why a run gave no verified answer (the first such run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The verified answer the child printed (the first ok run): for `smo-inter` the
+    /// shared storage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mapping: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size_at: Option<i128>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size_params: Option<std::collections::BTreeMap<String, i64>>,
+    /// `proven` or `instances`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verification: Option<String>,
+    /// `smo-inter`: each array stored apart (its own mappings, `; `-joined), the sum of
+    /// their sizes and its value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub apart_mapping: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub apart_size: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub apart_size_at: Option<i128>,
+    /// The tool's answer and times on the same input (`None`: not in `answers.json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<ToolAnswer>,
+}
+
+/// The whole-process comparison with the SMO tool (`cargo xtask bench --corpus smo-tool`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct WholeProcess {
+    /// `about` of `answers.json`: where and how the tool's figures were measured.
+    #[serde(default)]
+    pub tool_about: String,
+    /// The parameter values of every run (`N0=7`).
+    #[serde(default)]
+    pub params: String,
+    /// The binary run (`target/release/polyalloc`, built with `cargo build --release -p
+    /// polyalloc-cli`).
+    #[serde(default)]
+    pub binary: String,
+    /// How the child was measured.
+    #[serde(default)]
+    pub measure: String,
+    /// An empty program (`true`) measured the same way: the floor of every figure (ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub floor_cpu_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub floor_wall_ms: Option<f64>,
+    /// One record per input, intra-array then inter-array.
+    #[serde(default)]
+    pub records: Vec<ProcessRecord>,
+}
+
 /// A results file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResultsFile {
@@ -365,6 +485,10 @@ pub struct ResultsFile {
     /// C programs folded through clang and Polly (`cargo xtask c-corpus`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub c_corpus: Vec<CRecord>,
+    /// The SMO tool's inputs run as whole processes beside the tool's own figures
+    /// (`cargo xtask bench --corpus smo-tool`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub whole_process: Option<WholeProcess>,
 }
 
 impl ResultsFile {
@@ -383,6 +507,7 @@ impl ResultsFile {
             kernels: Vec::new(),
             scale: Vec::new(),
             c_corpus: Vec::new(),
+            whole_process: None,
         }
     }
 

@@ -10,15 +10,19 @@
 //! Table I SMO row, for the inputs that are the same example as a Table I row, as a
 //! paper entry of the example, so that the harness compares it like any paper result
 //! (the checker's verdict on the paper's mapping for the tool's conflict set, polyalloc's
-//! mapping and size, match / same size / smaller / larger). The tool's own printed
-//! answers are not available (see the `about` of the file).
+//! mapping and size, match / same size / smaller / larger).
 //!
 //! [`markdown`] prints one table per input: every method's mapping and size on every
 //! backend, side by side with the Table I answer where known; for the inter-array inputs
 //! the shared storage (`smo-inter`), its size and the size of the arrays stored alone.
+//!
+//! The tool's own printed answers, their sizes and its whole-process times are in the
+//! corpus's `answers.json` ([`Answers`]): `cargo xtask bench --corpus smo-tool` runs the
+//! `polyalloc` command on every input beside them (`crate::bench::bench_process`), and
+//! [`answers_markdown`] puts the answers side by side.
 
 use crate::md::code;
-use crate::results::{PaperRow, ResultsFile};
+use crate::results::{PaperRow, ProcessRecord, ResultsFile, ToolAnswer};
 use crate::XtaskError;
 use polyalloc::{Record, Status};
 use polyalloc_suite::{Example, PaperResult};
@@ -111,6 +115,51 @@ impl Expectations {
     }
 }
 
+/// `answers.json` of the corpus: the public tool's own printed answers, their sizes and
+/// its whole-process times on every input, measured on another machine (`about`).
+#[derive(Clone, Debug, Deserialize)]
+pub struct Answers {
+    pub about: String,
+    /// The parameter value of every answer and time.
+    #[serde(rename = "N0")]
+    pub n0: i64,
+    pub inputs: Vec<ToolAnswer>,
+}
+
+#[allow(clippy::result_large_err)] // the facade's error, as everywhere in xtask
+impl Answers {
+    /// The file in the corpus `dir`.
+    pub fn path(dir: &Path) -> PathBuf {
+        dir.join("answers.json")
+    }
+
+    /// Parses the text of the file `name`; every entry must name an input of the corpus's
+    /// two folders (`intra-array/x.smo.input`), once.
+    pub fn parse(text: &str, name: &str) -> Result<Answers, XtaskError> {
+        let a: Answers = serde_json::from_str(text).map_err(|e| XtaskError::Input(format!("{name}:{}:{}: {e}", e.line(), e.column())))?;
+        for (i, x) in a.inputs.iter().enumerate() {
+            if id_of(&x.file).is_none() {
+                return Err(XtaskError::Input(format!("{name}: inputs[{i}]: `{}` is not an input of intra-array/ or inter-array/", x.file)));
+            }
+            if a.inputs[..i].iter().any(|y| y.file == x.file) {
+                return Err(XtaskError::Input(format!("{name}: inputs[{i}]: `{}` appears twice", x.file)));
+            }
+        }
+        Ok(a)
+    }
+
+    /// Reads the file.
+    pub fn load(path: &Path) -> Result<Answers, XtaskError> {
+        let text = std::fs::read_to_string(path).map_err(|e| XtaskError::Cli(polyalloc::Error::io(path, e)))?;
+        Answers::parse(&text, &path.display().to_string())
+    }
+
+    /// The entry of an input.
+    pub fn get(&self, file: &str) -> Option<&ToolAnswer> {
+        self.inputs.iter().find(|x| x.file == file)
+    }
+}
+
 /// One input of the corpus: its path relative to the corpus, and the example read from it.
 #[derive(Clone, Debug)]
 pub struct Input {
@@ -133,6 +182,21 @@ pub fn file_of(id: &str) -> Option<String> {
     Some(format!("{kind}/{stem}{}", polyalloc_suite::smo_input::EXTENSION))
 }
 
+/// The inputs of the corpus in `dir`, relative to its `examples/` (`intra-array/tile.smo.input`):
+/// intra-array then inter-array, by file name. A missing folder is an error.
+#[allow(clippy::result_large_err)] // the facade's error, as everywhere in xtask
+pub fn files(dir: &Path) -> Result<Vec<String>, XtaskError> {
+    let mut out = Vec::new();
+    for (kind, _) in KINDS {
+        let folder = dir.join("examples").join(kind);
+        let rd = std::fs::read_dir(&folder).map_err(|e| XtaskError::Input(format!("{}: {e}", folder.display())))?;
+        let mut paths: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| polyalloc_suite::smo_input::is_smo_input(p)).collect();
+        paths.sort();
+        out.extend(paths.iter().filter_map(|p| p.file_name().and_then(|n| n.to_str())).map(|name| format!("{kind}/{name}")));
+    }
+    Ok(out)
+}
+
 /// Every input of the corpus in `dir` (intra-array then inter-array, by file name), with
 /// the expectations of `expectations` attached as paper entries of 004 Table I. A
 /// missing corpus, an unreadable input and an input without an entry in the
@@ -145,37 +209,30 @@ pub fn load(dir: &Path, expectations: &Expectations) -> Result<Vec<Input>, Xtask
         )));
     }
     let mut out = Vec::new();
-    for (kind, _) in KINDS {
-        let folder = dir.join("examples").join(kind);
-        let rd = std::fs::read_dir(&folder).map_err(|e| XtaskError::Input(format!("{}: {e}", folder.display())))?;
-        let mut paths: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| polyalloc_suite::smo_input::is_smo_input(p)).collect();
-        paths.sort();
-        for path in paths {
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-            let file = format!("{kind}/{name}");
-            let mut ex = Example::load(&path).map_err(polyalloc::Error::from)?;
-            let expected = expectations.get(&file).ok_or_else(|| {
-                XtaskError::Input(format!("{}: no entry for `{file}` (every input of the corpus needs one)", expected_path().display()))
-            })?;
-            ex.id = id_of(&file).unwrap_or_else(|| ex.id.clone());
-            ex.source.paper = NAME.into();
-            if !expected.reference_times.is_empty() {
-                let t = serde_json::to_value(&expected.reference_times).map_err(|e| XtaskError::Input(format!("{file}: {e}")))?;
-                ex.extra.insert("reference_times".into(), t);
-            }
-            if let (Some(paper), Some(array)) = (&expected.paper, ex.arrays.keys().next().cloned()) {
-                ex.paper.push(PaperResult {
-                    array: Some(array),
-                    location: paper.location.as_ref().map(|w| format!("004 {w}")),
-                    note: match (&expected.correspondence, &paper.note) {
-                        (Some(c), Some(n)) => Some(format!("{c}; {n}")),
-                        (c, n) => c.clone().or_else(|| n.clone()),
-                    },
-                    ..paper.clone()
-                });
-            }
-            out.push(Input { file, example: ex });
+    for file in files(dir)? {
+        let path = dir.join("examples").join(&file);
+        let mut ex = Example::load(&path).map_err(polyalloc::Error::from)?;
+        let expected = expectations.get(&file).ok_or_else(|| {
+            XtaskError::Input(format!("{}: no entry for `{file}` (every input of the corpus needs one)", expected_path().display()))
+        })?;
+        ex.id = id_of(&file).unwrap_or_else(|| ex.id.clone());
+        ex.source.paper = NAME.into();
+        if !expected.reference_times.is_empty() {
+            let t = serde_json::to_value(&expected.reference_times).map_err(|e| XtaskError::Input(format!("{file}: {e}")))?;
+            ex.extra.insert("reference_times".into(), t);
         }
+        if let (Some(paper), Some(array)) = (&expected.paper, ex.arrays.keys().next().cloned()) {
+            ex.paper.push(PaperResult {
+                array: Some(array),
+                location: paper.location.as_ref().map(|w| format!("004 {w}")),
+                note: match (&expected.correspondence, &paper.note) {
+                    (Some(c), Some(n)) => Some(format!("{c}; {n}")),
+                    (c, n) => c.clone().or_else(|| n.clone()),
+                },
+                ..paper.clone()
+            });
+        }
+        out.push(Input { file, example: ex });
     }
     Ok(out)
 }
@@ -265,6 +322,98 @@ pub fn markdown(f: &ResultsFile, compare: Compare<'_>) -> String {
             let _ = writeln!(s, "* {line}");
         }
         s.push('\n');
+    }
+    s
+}
+
+/// The tool's printed answer as table cell: one code span per mapping line (the
+/// "Storage mapping(s) found" header and its rule left out).
+fn printed_cell(printed: Option<&str>) -> String {
+    let rows: Vec<String> = printed
+        .unwrap_or_default()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("Storage mapping") && !l.chars().all(|c| c == '-'))
+        .map(|l| code(Some(l)))
+        .collect();
+    if rows.is_empty() {
+        "-".into()
+    } else {
+        rows.join("<br>")
+    }
+}
+
+/// `` `expr` = value ``, or what there is of it.
+fn size_cell(expr: Option<&str>, at: Option<i128>) -> String {
+    match (expr, at) {
+        (Some(e), Some(v)) => format!("{} = {v}", code(Some(e))),
+        (None, Some(v)) => v.to_string(),
+        (Some(e), None) => code(Some(e)),
+        (None, None) => "-".into(),
+    }
+}
+
+/// polyalloc's size against the tool's: `same`, `smaller (a < b)`, `larger (a > b)`.
+fn versus(ours: Option<i128>, tool: Option<i128>) -> String {
+    match (ours, tool) {
+        (Some(a), Some(b)) if a == b => "same".into(),
+        (Some(a), Some(b)) if a < b => format!("smaller ({a} < {b})"),
+        (Some(a), Some(b)) => format!("larger ({a} > {b})"),
+        _ => "-".into(),
+    }
+}
+
+/// Every input of the whole-process runs (`cargo xtask bench --corpus smo-tool`): the
+/// tool's printed answer and its size(s) from `answers.json` beside polyalloc's verified
+/// answer and size(s) at the same parameter values. Inter-array inputs are read both
+/// ways: one shared storage, and each array stored apart. Empty without records.
+pub fn answers_markdown(records: &[ProcessRecord], params: &str) -> String {
+    let mut s = String::new();
+    if records.is_empty() {
+        return s;
+    }
+    let _ = writeln!(
+        s,
+        "The tool prints mappings, never sizes (`answers.json`): an intra-array size is the product of its moduli; an inter-array answer \
+is read as one shared storage (per row the largest modulus over the arrays) and as the arrays stored apart (the sum of each \
+one's product), since the tool's last row gives each array its own constant. polyalloc: the verified answer its command printed \
+in the runs above (`smo-inter`: the shared storage, and each array alone with its own `smo` mapping). Sizes at {params}.\n"
+    );
+    s.push_str("| input | the tool's printed answer | tool size | polyalloc's answer | polyalloc size | polyalloc vs tool |\n");
+    s.push_str("|---|---|---|---|---|---|\n");
+    for r in records {
+        let t = r.tool.as_ref();
+        let inter = r.method == "smo-inter" || t.is_some_and(|t| t.kind == "inter");
+        let tool_size = if inter {
+            format!(
+                "shared {}<br>apart {}",
+                size_cell(t.and_then(|t| t.tool_size_shared_expr.as_deref()), t.and_then(|t| t.tool_size_shared_at)),
+                size_cell(t.and_then(|t| t.tool_size_apart_expr.as_deref()), t.and_then(|t| t.tool_size_apart_at))
+            )
+        } else {
+            size_cell(t.and_then(|t| t.tool_size_expr.as_deref()), t.and_then(|t| t.tool_size_at))
+        };
+        let (ours, ours_size, vs) = match (&r.mapping, &r.error) {
+            (None, e) => (format!("no verified answer{}", e.as_deref().map(|e| format!(": {}", crate::md::cell(e))).unwrap_or_default()), "-".into(), "-".into()),
+            (Some(m), _) if inter => {
+                let apart: Vec<String> = r.apart_mapping.as_deref().unwrap_or_default().split("; ").filter(|x| !x.is_empty()).map(|x| code(Some(x))).collect();
+                (
+                    format!("shared {}<br>apart {}", code(Some(m)), if apart.is_empty() { "-".into() } else { apart.join(" ") }),
+                    format!("shared {}<br>apart {}", size_cell(r.size.as_deref(), r.size_at), size_cell(r.apart_size.as_deref(), r.apart_size_at)),
+                    format!(
+                        "shared: {}<br>apart: {}",
+                        versus(r.size_at, t.and_then(|t| t.tool_size_shared_at)),
+                        versus(r.apart_size_at, t.and_then(|t| t.tool_size_apart_at))
+                    ),
+                )
+            }
+            (Some(m), _) => (code(Some(m)), size_cell(r.size.as_deref(), r.size_at), versus(r.size_at, t.and_then(|t| t.tool_size_at))),
+        };
+        let printed = match t {
+            Some(t) => printed_cell(t.tool_printed.as_deref()),
+            None => "(not in answers.json)".into(),
+        };
+        let _ = writeln!(s, "| `{}` | {printed} | {tool_size} | {ours} | {ours_size} | {vs} |", r.file);
     }
     s
 }
