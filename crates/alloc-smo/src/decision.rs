@@ -51,6 +51,22 @@ impl GammaRow {
     pub fn implied_by_box(&self, bound: i64) -> bool {
         -(bound as i128) * self.a.iter().map(|&a| (a as i128).abs()).sum::<i128>() >= self.beta as i128
     }
+
+    /// The least and the largest value of `a . Γ` over the box `lo <= Γ <= hi`.
+    pub fn range_on(&self, lo: &[i64], hi: &[i64]) -> (i128, i128) {
+        let (mut least, mut most) = (0i128, 0i128);
+        for (&a, (&l, &h)) in self.a.iter().zip(lo.iter().zip(hi)) {
+            let (x, y) = (a as i128 * l as i128, a as i128 * h as i128);
+            least += x.min(y);
+            most += x.max(y);
+        }
+        (least, most)
+    }
+
+    /// True when every `Γ` of the box `lo <= Γ <= hi` satisfies it.
+    pub fn implied_on(&self, lo: &[i64], hi: &[i64]) -> bool {
+        self.range_on(lo, hi).0 >= self.beta as i128
+    }
 }
 
 /// What `x = 1` requires of `Γ` for one sign.
@@ -130,32 +146,51 @@ pub(crate) fn decide(gens: &Generators, np: usize, n: usize, c: i64, bound: i64,
     if !gens.lines.is_empty() {
         return None;
     }
+    let mut points = Vec::with_capacity(gens.vertices.len() + gens.rays.len());
+    for (g0, v) in gens.vertices.iter().map(|(g0, v)| (*g0, v)).chain(gens.rays.iter().map(|r| (0, r))) {
+        if v.len() != np + 2 * n {
+            return None;
+        }
+        let d: Vec<i64> = (0..n).map(|j| v[np + j].checked_sub(v[np + n + j])).collect::<Option<_>>()?;
+        points.push(Point { g0, p: v[..np].to_vec(), d });
+    }
+    decide_points(&points, c, offset, |r| r.implied_by_box(bound))
+}
+
+/// A generator `(g0; P, ...)` of a conflict polyhedron with the conflict difference `d`
+/// it gives in the hyperplane's unknowns (`Γ . d` is the hyperplane's difference there).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Point {
+    pub g0: i64,
+    pub p: Vec<i64>,
+    pub d: Vec<i64>,
+}
+
+/// [`decide`] over the generators given as [`Point`]s (no line), the rows `implied` says
+/// the unknowns' box implies dropped.
+pub(crate) fn decide_points(points: &[Point], c: i64, offset: i64, implied: impl Fn(&GammaRow) -> bool) -> Option<Decision> {
     let mut plus: BTreeMap<Vec<i64>, i64> = BTreeMap::new();
     let mut minus: BTreeMap<Vec<i64>, i64> = BTreeMap::new();
     let (mut plus_dead, mut minus_dead) = (false, false);
     let mut free: Vec<GammaRow> = Vec::new();
     let mut bounds: Vec<BoundRow> = Vec::new();
-    let points = gens.vertices.iter().map(|(g0, v)| (*g0, v)).chain(gens.rays.iter().map(|r| (0, r)));
-    for (g0, v) in points {
-        if v.len() != np + 2 * n {
-            return None;
-        }
+    for Point { g0, p, d } in points {
+        let g0 = *g0;
         // ΣP + offset (g0 scales a vertex's coordinates, the offset is a constant).
-        let psum = v[..np].iter().try_fold(0i64, |a, &x| a.checked_add(x))?.checked_add(offset.checked_mul(g0)?)?;
-        let d: Vec<i64> = (0..n).map(|j| v[np + j].checked_sub(v[np + n + j])).collect::<Option<_>>()?;
+        let psum = p.iter().try_fold(0i64, |a, &x| a.checked_add(x))?.checked_add(offset.checked_mul(g0)?)?;
         // R(0) - R(1) = c ΣP + (c + 1) g0 must be >= 0 for the split.
         let gap = c.checked_mul(psum)?.checked_add((c.checked_add(1)?).checked_mul(g0)?)?;
         if gap < 0 {
             return None;
         }
         let k0 = c.checked_mul(psum.checked_add(g0)?)?;
-        bounds.push(BoundRow { g0, p: v[..np].to_vec(), d: d.clone() });
+        bounds.push(BoundRow { g0, p: p.clone(), d: d.clone() });
         let g = d.iter().fold(0, |g, &x| gcd(g, x));
         for (sign, side, dead) in [(1i64, &mut plus, &mut plus_dead), (-1, &mut minus, &mut minus_dead)] {
             let a: Vec<i64> = d.iter().map(|&x| sign * x).collect();
             // R(0) >= 0: s Γ . d >= -c (ΣP + g0).
             let cut = GammaRow { a: a.clone(), beta: -k0 };
-            if !cut.implied_by_box(bound) {
+            if !implied(&cut) {
                 free.push(cut);
             }
             // x = 1 => s Γ . d >= g0, rounded for integer Γ.
@@ -175,7 +210,7 @@ pub(crate) fn decide(gens: &Generators, np: usize, n: usize, c: i64, bound: i64,
         rows: if dead {
             Vec::new()
         } else {
-            m.into_iter().map(|(a, beta)| GammaRow { a, beta }).filter(|r| !r.implied_by_box(bound)).collect()
+            m.into_iter().map(|(a, beta)| GammaRow { a, beta }).filter(|r| !implied(r)).collect()
         },
         dead,
     };

@@ -58,6 +58,7 @@
 pub mod inter;
 pub mod symmetric;
 mod decision;
+mod inter_search;
 mod presolve;
 
 pub use inter::{InterDetails, SmoInter};
@@ -92,11 +93,14 @@ pub struct SmoOptions {
     pub tie_break_small_hyperplane: bool,
     /// Bound `η` by branch and bound over the box of `Γ` and let the later stages
     /// choose among the hyperplanes of largest `η` (see `presolve`); only valid
-    /// constraints are added, so the optima are those of the plain ILP.
+    /// constraints are added, so the optima are those of the plain ILP. For
+    /// `smo-inter` ([`inter`]): settle a row by branch and bound (`inter_search`) and
+    /// give its ILP the groups' satisfaction bounds.
     pub presolve: bool,
     /// Solve a hyperplane's ILP even when presolve has settled its optimum (see
-    /// `presolve::lex_best`): off by default, the answer is the same; on for solver
-    /// comparisons that want every ILP of SMO solved by the backend.
+    /// `presolve::lex_best`, and `inter_search` for `smo-inter`): off by default, the
+    /// answer is the same; on for solver comparisons that want every ILP of SMO solved
+    /// by the backend.
     pub solve_settled: bool,
     /// Options of every ILP solve.
     pub solve: SolveOptions,

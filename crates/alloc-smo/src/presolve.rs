@@ -94,7 +94,7 @@ fn least_uw(rhs: &[i128], rows: &[&BoundRow], np: usize, u_max: i64, w_max: i64)
 
 /// The system `u . P + w g0 >= rhs` of [`least_uw`], its coefficients laid out once
 /// (the branch and bound of [`lex_best`] solves it at every box).
-struct UwSystem {
+pub(crate) struct UwSystem {
     vars: usize,
     /// Row-major, `vars` coefficients per row.
     coefs: Vec<i128>,
@@ -104,7 +104,7 @@ struct UwSystem {
 
 impl UwSystem {
     /// `None` when a row is not up-closed.
-    fn new(rows: &[&BoundRow], np: usize, u_max: i64, w_max: i64) -> Option<UwSystem> {
+    pub(crate) fn new(rows: &[&BoundRow], np: usize, u_max: i64, w_max: i64) -> Option<UwSystem> {
         let vars = np + 1;
         let mut coefs = Vec::with_capacity(rows.len() * vars);
         for r in rows {
@@ -122,7 +122,7 @@ impl UwSystem {
     /// The least `(u, w)` into `x` (false when infeasible). Each variable in turn takes
     /// the least value that leaves the later ones room at their upper bounds; `total`
     /// keeps every row's value at the current `x`.
-    fn least(&self, rhs: &[i128], x: &mut Vec<i128>, total: &mut Vec<i128>) -> bool {
+    pub(crate) fn least(&self, rhs: &[i128], x: &mut Vec<i128>, total: &mut Vec<i128>) -> bool {
         let vars = self.vars;
         x.clear();
         x.extend_from_slice(&self.hi);
