@@ -370,7 +370,7 @@ impl MethodError {
 impl From<SuiteError> for MethodError {
     fn from(e: SuiteError) -> Self {
         match e {
-            SuiteError::Stopped { source, .. } => MethodError::Solver(source),
+            SuiteError::Stopped { source, .. } => MethodError::Solver(*source),
             e => MethodError::Input(e),
         }
     }

@@ -12,7 +12,7 @@ impl Example {
     fn fmt_err(&self, field: &str) -> impl Fn(polyalloc_formulation::Error) -> SuiteError + '_ {
         let field = field.to_string();
         move |e| match e.stop() {
-            Some(s) => SuiteError::Stopped { file: self.file.clone(), field: field.clone(), source: s.clone() },
+            Some(s) => SuiteError::Stopped { file: self.file.clone(), field: field.clone(), source: Box::new(s.clone()) },
             None => SuiteError::Field { file: self.file.clone(), field: field.clone(), message: e.to_string() },
         }
     }
@@ -20,7 +20,7 @@ impl Example {
     fn prog_err(&self, field: &str) -> impl Fn(ProgramError) -> SuiteError + '_ {
         let field = field.to_string();
         move |e| match e.stop() {
-            Some(s) => SuiteError::Stopped { file: self.file.clone(), field: field.clone(), source: s.clone() },
+            Some(s) => SuiteError::Stopped { file: self.file.clone(), field: field.clone(), source: Box::new(s.clone()) },
             None => SuiteError::Field { file: self.file.clone(), field: field.clone(), message: e.to_string() },
         }
     }

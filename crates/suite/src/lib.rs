@@ -42,14 +42,14 @@ pub enum SuiteError {
     /// stopped: the run's time budget ran out or the process was interrupted. Not an
     /// error of the file.
     #[error("{file}: field `{field}`: stopped: {source}")]
-    Stopped { file: PathBuf, field: String, source: polyalloc_ilp::SolveError },
+    Stopped { file: PathBuf, field: String, source: Box<polyalloc_ilp::SolveError> },
 }
 
 impl SuiteError {
     /// The reason to stop, for [`SuiteError::Stopped`].
     pub fn stop(&self) -> Option<&polyalloc_ilp::SolveError> {
         match self {
-            SuiteError::Stopped { source, .. } => Some(source),
+            SuiteError::Stopped { source, .. } => Some(source.as_ref()),
             _ => None,
         }
     }
