@@ -219,6 +219,11 @@ pub fn fold(source: &Path, opts: &FoldOptions) -> Result<FoldReport, FoldError> 
         FoldError::Step { message, .. } => FoldError::Input(format!("{}: clang-19 does not compile it:\n{message}", source.display())),
         e => e,
     })?;
+    // The macros, read while opt runs.
+    let mut dm_args: Vec<String> = vec!["-E".into(), "-dM".into()];
+    dm_args.extend(opts.cflags.iter().cloned());
+    dm_args.push(src.clone());
+    let dm = tc.start(true, &dm_args.iter().map(String::as_str).collect::<Vec<_>>(), "reading the macros (clang -E -dM)");
     tc.step(false, &["-S", "-polly-canonicalize", &s(&ll), "-o", &s(&canon)], "canonicalising the IR for Polly (opt -polly-canonicalize)")?;
     let dir_arg = format!("-polly-import-jscop-dir={}", s(&scops_dir));
     tc.step(
@@ -227,10 +232,7 @@ pub fn fold(source: &Path, opts: &FoldOptions) -> Result<FoldReport, FoldError> 
         "exporting the SCoPs (opt -polly-export-jscop)",
     )?;
     // Macros and annotations.
-    let mut dm_args: Vec<String> = vec!["-E".into(), "-dM".into()];
-    dm_args.extend(opts.cflags.iter().cloned());
-    dm_args.push(src.clone());
-    let dm = tc.step(true, &dm_args.iter().map(String::as_str).collect::<Vec<_>>(), "reading the macros (clang -E -dM)")?;
+    let dm = dm.wait()?;
     let macros = annotate::integer_macros(&String::from_utf8_lossy(&dm.stdout));
     let mut specs = annotate::annotations(&read(source)?, source)?;
     specs.extend(opts.live_out.iter().cloned());
@@ -323,21 +325,28 @@ pub fn fold(source: &Path, opts: &FoldOptions) -> Result<FoldReport, FoldError> 
     opt_args.extend(folded_functions.iter().map(|f| format!("-polly-only-func={f}")));
     opt_args.extend(["-polly-import-jscop".into(), dir_arg.clone(), format!("-polly-import-jscop-postfix={POSTFIX}"), "-polly-codegen".into()]);
     opt_args.extend([s(&canon), "-S".into(), "-o".into(), s(&folded_ll)]);
-    tc.step(false, &opt_args.iter().map(String::as_str).collect::<Vec<_>>(), "importing the folded SCoPs and generating code (opt -polly-import-jscop -polly-codegen)")?;
     let orig_bin = dir.join(format!("{stem}.original"));
     let fold_bin = dir.join(format!("{stem}.folded"));
-    for (ir_file, bin, what) in [(&canon, &orig_bin, "compiling the original program (clang -O2)"), (&folded_ll, &fold_bin, "compiling the folded program (clang -O2)")] {
-        tc.step(true, &["-O2", &s(ir_file), "-o", &s(bin), "-lm"], what)?;
-    }
-    if opts.runs == 0 {
-        report.verdict = Verdict::Folded;
-        return Ok(report);
-    }
-    log.step("compiled");
+    // The original program and the launcher compile while opt imports the folded SCoPs
+    // (their results are taken in the order of the steps).
+    let orig_compile = tc.start(true, &["-O2", &s(&canon), "-o", &s(&orig_bin), "-lm"], "compiling the original program (clang -O2)");
     let launcher_c = dir.join("polyalloc-launcher.c");
     let launcher = dir.join("polyalloc-launcher");
-    write(&launcher_c, measure::LAUNCHER_C)?;
-    tc.step(true, &["-O2", &s(&launcher_c), "-o", &s(&launcher)], "compiling the measuring launcher (clang)")?;
+    let launcher_compile = if opts.runs == 0 {
+        None
+    } else {
+        write(&launcher_c, measure::LAUNCHER_C)?;
+        Some(tc.start(true, &["-O2", &s(&launcher_c), "-o", &s(&launcher)], "compiling the measuring launcher (clang)"))
+    };
+    tc.step(false, &opt_args.iter().map(String::as_str).collect::<Vec<_>>(), "importing the folded SCoPs and generating code (opt -polly-import-jscop -polly-codegen)")?;
+    orig_compile.wait()?;
+    tc.step(true, &["-O2", &s(&folded_ll), "-o", &s(&fold_bin), "-lm"], "compiling the folded program (clang -O2)")?;
+    let Some(launcher_compile) = launcher_compile else {
+        report.verdict = Verdict::Folded;
+        return Ok(report);
+    };
+    log.step("compiled");
+    launcher_compile.wait()?;
     // A first run of each gives the time limit of the others.
     let limit = Duration::from_secs(600);
     let first = measure::run_once(&launcher, &orig_bin, limit)?;
@@ -518,6 +527,7 @@ fn fold_scop(
         None => BTreeMap::new(),
     };
     let mut max_live: Option<Vec<polyalloc_program::LiveReport>> = None;
+    let mut order: Option<polyalloc_program::order::Ordered> = None;
     let mut pending: Vec<(usize, Candidates, Cells, u64)> = Vec::new();
     for (c, (memref, l)) in &by_c {
         let Some(arr) = jscop.arrays.iter().find(|a| &&a.name == memref) else { continue };
@@ -552,15 +562,29 @@ fn fold_scop(
             report.arrays.push(ar);
             continue;
         }
-        let cells = match rewrite::cells_of(&program, &values, c, narrowed) {
-            Ok(cells) => cells,
+        // The box of the accessed cells; what the SCoP does with each cell only for an
+        // array that may fold (and for a narrowed one, whose live-out set is evaluated
+        // on its cells).
+        let bbox = match rewrite::cell_box(&program, &values, c) {
+            Ok(b) => b,
             Err(e) => {
                 ar.nothing_to_fold = Some(format!("not checked: {e}"));
                 report.arrays.push(ar);
                 continue;
             }
         };
-        ar.original_cells = declared_cells(arr, &cells) as u64;
+        let mut cells = None;
+        if narrowed.is_some() || (written && l.scratch) {
+            match rewrite::cells_in(&program, &values, c, bbox.clone(), narrowed) {
+                Ok(cs) => cells = Some(cs),
+                Err(e) => {
+                    ar.nothing_to_fold = Some(format!("not checked: {e}"));
+                    report.arrays.push(ar);
+                    continue;
+                }
+            }
+        }
+        ar.original_cells = declared_cells(arr, &bbox) as u64;
         ar.original_bytes = ar.original_cells * elem;
         if !written {
             ar.role = Role::ReadOnly;
@@ -579,6 +603,17 @@ fn fold_scop(
             report.arrays.push(ar);
             continue;
         }
+        let cells = match cells {
+            Some(cs) => cs,
+            None => match rewrite::cells_in(&program, &values, c, bbox, narrowed) {
+                Ok(cs) => cs,
+                Err(e) => {
+                    ar.nothing_to_fold = Some(format!("not checked: {e}"));
+                    report.arrays.push(ar);
+                    continue;
+                }
+            },
+        };
         log.step(format!("  {c}: cells"));
         if max_live.is_none() {
             // Of the arrays that may fold, on their accesses only.
@@ -589,7 +624,14 @@ fn fold_scop(
                 st.writes.retain(|a| may_fold.contains(&&a.array));
             }
             only.statements.retain(|st| !st.reads.is_empty() || !st.writes.is_empty());
-            max_live = Some(polyalloc_program::max_live(&only, &values).unwrap_or_default());
+            // The order of its instances, kept for the run check (the same statements
+            // when the same arrays fold).
+            let ord = polyalloc_program::order::Ordered::build(&only, &values, None, polyalloc_program::MAX_LIVE_INSTANCES);
+            max_live = Some(match &ord {
+                Ok(o) => polyalloc_program::max_live_in(&only, &values, o).unwrap_or_default(),
+                Err(_) => Vec::new(),
+            });
+            order = ord.ok();
             log.step("  max-live of the arrays that may fold");
         }
         ar.max_live = max_live.iter().flatten().find(|r| &r.array == c).map(|r| r.max_live);
@@ -607,7 +649,7 @@ fn fold_scop(
         let together = |choice: &[Option<usize>]| -> Result<polyalloc_program::exec::ExecReport, FoldError> {
             let pairs: Vec<(&ArrayFold, &Cells)> =
                 pending.iter().zip(choice).filter_map(|((_, c, cells, _), k)| k.map(|k| (&c.folds[k], cells))).collect();
-            check::run_check(&program, &values, &pairs)
+            check::run_check(&program, &values, &pairs, order.as_ref())
         };
         let mut r = together(&choice)?;
         log.step(format!("  run check of {} folded arrays together: {}", pending.len(), if r.ok() { "ok" } else { "differs" }));
@@ -616,7 +658,7 @@ fn fold_scop(
                 choice[j] = None;
                 let mut why = String::new();
                 for (k, f) in c.folds.iter().enumerate() {
-                    let alone = check::run_check(&program, &values, &[(f, cells)])?;
+                    let alone = check::run_check(&program, &values, &[(f, cells)], order.as_ref())?;
                     if alone.ok() {
                         choice[j] = Some(k);
                         break;
@@ -654,13 +696,13 @@ fn fold_scop(
 
 /// The cells the array declares: the product of its sizes, the accessed extent for an
 /// unknown (`*`) or parametric size.
-fn declared_cells(arr: &polyalloc_suite::jscop::JscopArray, cells: &Cells) -> u128 {
+fn declared_cells(arr: &polyalloc_suite::jscop::JscopArray, bbox: &rewrite::CellBox) -> u128 {
     arr.sizes
         .iter()
         .enumerate()
         .map(|(k, s)| match s.trim().parse::<i64>() {
             Ok(v) if v > 0 => v as u128,
-            _ => (cells.bbox.hi.get(k).copied().unwrap_or(0) as i128 + 1).max(0) as u128,
+            _ => (bbox.hi.get(k).copied().unwrap_or(0) as i128 + 1).max(0) as u128,
         })
         .fold(1u128, |a, b| a.saturating_mul(b))
 }
@@ -699,14 +741,29 @@ fn fold_array(
         }
     };
     log.step(format!("  {array}: mapping {mapping} ({winner})"));
-    let folded_cells: Vec<Vec<i64>> = cells.accessed_cells().filter(|c| scratch || cells.folds(c)).collect();
-    if folded_cells.is_empty() {
+    // The folded cells: their number, the low corner of their box and the first one's
+    // row-major index in the array's box.
+    let n = cells.bbox.lo.len();
+    let select = |c: &[i64]| scratch || cells.folds(c);
+    let mut n_folded = 0usize;
+    let mut low = vec![i64::MAX; n];
+    let mut first: Option<usize> = None;
+    cells.for_each_accessed(|k, c| -> Result<bool, FoldError> {
+        if select(c) {
+            n_folded += 1;
+            for d in 0..n {
+                low[d] = low[d].min(c[d]);
+            }
+            first.get_or_insert(k);
+        }
+        Ok(true)
+    })?;
+    if n_folded == 0 {
         return Ok(Err("no cell to fold (every written cell is live-out)".into()));
     }
-    let rows = rewrite::rows_at(&mapping, at, &folded_cells)?;
-    let n = cells.bbox.lo.len();
+    let rows = rewrite::rows_at(&mapping, at, cells, &select)?;
     let folded_size: u128 = rows.iter().map(|r| r.extent.max(0) as u128).fold(1u128, |a, b| a.saturating_mul(b));
-    let before: u128 = if scratch { cells.bbox.len() } else { folded_cells.len() as u128 };
+    let before: u128 = if scratch { cells.bbox.len() } else { n_folded as u128 };
     if folded_size >= before {
         return Ok(Err(format!(
             "no smaller mapping: {mapping} needs {folded_size} cells for the {before} it would fold"
@@ -723,18 +780,6 @@ fn fold_array(
         // Row by row in the array's dimensions, at the low corner of the folded cells'
         // box, then of the array's; else as one row-major run of cells from the first
         // folded cell, then from the array's start.
-        let mut low = vec![i64::MAX; n];
-        let mut first: Option<usize> = None;
-        for c in &folded_cells {
-            for d in 0..n {
-                low[d] = low[d].min(c[d]);
-            }
-            let k = bbox.index(c);
-            first = match (first, k) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            };
-        }
         if rows.len() <= n {
             for offset in [low, bbox.lo.clone()] {
                 candidates.push(Placement::InPlace { layout: Layout::PerDim { offset }, folded: Box::new(folded.clone()), kept: Box::new(kept.clone()) });
@@ -754,11 +799,25 @@ fn fold_array(
             return Ok(Err(format!("{mapping} needs {folded_size} cells, more than `{array}` has")));
         }
     }
+    // Check 2 depends on the folded cells' sets only (the same for the in-place
+    // placements): once per sets.
+    type SetsChecked = (Set, Set, Option<(usize, String)>);
+    let mut sets_checked: Option<SetsChecked> = None;
     let mut last = String::new();
     let mut passing = Vec::new();
     for placement in candidates {
+        if let Placement::InPlace { folded, kept, .. } = &placement {
+            if !sets_checked.as_ref().is_some_and(|(f, k, _)| f == folded.as_ref() && k == kept.as_ref()) {
+                let d = check::set_disagreement(array, folded, kept, cells)?;
+                sets_checked = Some(((**folded).clone(), (**kept).clone(), d));
+            }
+        }
         let fold = ArrayFold { array: array.to_string(), memref: memref.to_string(), mapping: mapping.clone(), rows: rows.clone(), placement };
-        match check::static_checks(&fold, cells)? {
+        let shared = match &fold.placement {
+            Placement::InPlace { .. } => sets_checked.as_ref().and_then(|(_, _, d)| d.as_ref()),
+            Placement::NewArray { .. } => None,
+        };
+        match check::static_checks_with(&fold, cells, shared)? {
             Ok(()) => passing.push(fold),
             Err(why) => last = why,
         }

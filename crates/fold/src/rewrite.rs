@@ -23,6 +23,7 @@
 
 use crate::error::FoldError;
 use polyalloc_formulation::{format_linear, AffExpr, BasicSet, ModularMapping, Set, Space, Tuple};
+use polyalloc_program::compiled::{self, AccessAt};
 use polyalloc_program::{Access, Program};
 use std::collections::BTreeMap;
 
@@ -82,6 +83,31 @@ impl Cells {
     fn flag(&self, cell: &[i64], f: u8) -> bool {
         self.bbox.index(cell).is_some_and(|k| self.flags[k] & f != 0)
     }
+    /// Every accessed cell in row-major order, without allocating: `f(index in the
+    /// box, cell)`, false to stop.
+    pub fn for_each_accessed<E>(&self, mut f: impl FnMut(usize, &[i64]) -> Result<bool, E>) -> Result<(), E> {
+        let n = self.bbox.lo.len();
+        if self.flags.is_empty() {
+            return Ok(());
+        }
+        // An odometer over the box, in row-major order.
+        let mut c = self.bbox.lo.clone();
+        for (k, fl) in self.flags.iter().enumerate() {
+            if k > 0 {
+                for d in (0..n).rev() {
+                    if c[d] < self.bbox.hi[d] {
+                        c[d] += 1;
+                        break;
+                    }
+                    c[d] = self.bbox.lo[d];
+                }
+            }
+            if fl & ACCESSED != 0 && !f(k, &c)? {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
     /// True for a cell some statement reads or writes.
     pub fn accessed(&self, cell: &[i64]) -> bool {
         self.flag(cell, ACCESSED)
@@ -97,7 +123,7 @@ impl Cells {
     /// True for a cell an in-place folding folds: written by the SCoP and not read by
     /// the caller afterwards.
     pub fn folds(&self, cell: &[i64]) -> bool {
-        self.written(cell) && !self.live_out(cell)
+        self.bbox.index(cell).is_some_and(|k| self.flags[k] & (WRITTEN | LIVE_OUT) == WRITTEN)
     }
     /// Number of accessed cells.
     pub fn n_accessed(&self) -> usize {
@@ -128,53 +154,39 @@ pub fn stmt_params(program: &Program, space: &Space, params: &[i64]) -> Result<V
     Ok(polyalloc_program::order::params_of(program, &space.params, params)?)
 }
 
-/// `(statement, iteration, access, is write, cell)` of [`for_each_access`].
-type AccessVisit<'a> = dyn FnMut(usize, &[i64], &Access, bool, Vec<i64>) + 'a;
-
-/// Visits every access of `array` at the instance: `(statement, iteration, access, is
-/// write, cell)`.
-fn for_each_access(
-    program: &Program,
-    params: &[i64],
-    array: &str,
-    f: &mut AccessVisit<'_>,
-) -> Result<(), FoldError> {
-    for (si, s) in program.statements.iter().enumerate() {
-        let acc: Vec<(&Access, bool)> = s
+/// Visits every access of `array` at the instance: `f(is write, cell)`, in the order
+/// of the statements, their iterations, and their writes then reads.
+fn for_each_access(program: &Program, params: &[i64], array: &str, f: &mut dyn FnMut(bool, &[i64])) -> Result<(), FoldError> {
+    for s in &program.statements {
+        let sp = stmt_params(program, s.domain.space(), params)?;
+        let m = s.domain.space().n_dim();
+        let acc: Vec<(AccessAt<'_>, bool)> = s
             .writes
             .iter()
             .map(|a| (a, true))
             .chain(s.reads.iter().map(|a| (a, false)))
             .filter(|(a, _)| a.array == array)
+            .map(|(a, w)| (AccessAt::new(a, &sp, m), w))
             .collect();
         if acc.is_empty() {
             continue;
         }
-        let sp = stmt_params(program, s.domain.space(), params)?;
-        let mut err = None;
         let mut count = 0usize;
-        s.domain.for_each_point(&sp, &mut |it| {
+        let mut cell: Vec<i64> = Vec::new();
+        compiled::for_each_point(&s.domain, &sp, &mut |it| {
             count += 1;
             if count > MAX_STATEMENT_INSTANCES {
                 return Ok(false);
             }
             for (a, w) in &acc {
-                if !a.happens_at(&sp, it)? {
+                if !a.happens_at(it)? {
                     continue;
                 }
-                match a.cell_at(&sp, it) {
-                    Ok(c) => f(si, it, a, *w, c),
-                    Err(e) => {
-                        err = Some(e);
-                        return Ok(false);
-                    }
-                }
+                a.cell_into(it, &mut cell)?;
+                f(*w, &cell);
             }
             Ok(true)
         })?;
-        if let Some(e) = err {
-            return Err(e.into());
-        }
         if count > MAX_STATEMENT_INSTANCES {
             return Err(FoldError::Input(format!(
                 "statement `{}` has more than {} instances: too many to check a folding",
@@ -187,41 +199,80 @@ fn for_each_access(
 }
 
 /// The cells of `array` at the instance, with the live-out flags of `live_out` (cells
-/// of the array, over the program's parameters).
+/// of the array, over the program's parameters): [`cell_box`], then [`cells_in`].
 pub fn cells_of(program: &Program, params: &[i64], array: &str, live_out: Option<&Set>) -> Result<Cells, FoldError> {
+    let bbox = cell_box(program, params, array)?;
+    cells_in(program, params, array, bbox, live_out)
+}
+
+/// The box of the cells of `array` the SCoP accesses at the instance (empty sides when
+/// it accesses none), with the errors of [`cells_of`] but the live-out set's: more than
+/// [`MAX_STATEMENT_INSTANCES`] instances of a statement, an access that overflows,
+/// more than [`MAX_BOX_CELLS`] cells. Row by row: an access without a guard is affine
+/// along a row, so its extreme cells are at the row's ends (and no cell between
+/// overflows when they do not).
+pub fn cell_box(program: &Program, params: &[i64], array: &str) -> Result<CellBox, FoldError> {
     let mut lo: Vec<i64> = Vec::new();
     let mut hi: Vec<i64> = Vec::new();
-    for_each_access(program, params, array, &mut |_, _, _, _, c| {
+    let mut grow = |c: &[i64]| {
         if lo.is_empty() {
-            lo = c.clone();
-            hi = c;
+            lo = c.to_vec();
+            hi = c.to_vec();
         } else {
             for d in 0..c.len().min(lo.len()) {
                 lo[d] = lo[d].min(c[d]);
                 hi[d] = hi[d].max(c[d]);
             }
         }
-    })?;
+    };
+    for s in &program.statements {
+        let sp = stmt_params(program, s.domain.space(), params)?;
+        let m = s.domain.space().n_dim();
+        let acc: Vec<AccessAt<'_>> =
+            s.writes.iter().chain(&s.reads).filter(|a| a.array == array).map(|a| AccessAt::new(a, &sp, m)).collect();
+        if acc.is_empty() {
+            continue;
+        }
+        // The instances up to the limit, as `for_each_access` visits them.
+        let refs: Vec<&AccessAt<'_>> = acc.iter().collect();
+        let over = compiled::for_each_box_cell(&s.domain, &sp, &refs, MAX_STATEMENT_INSTANCES, &mut grow)? > MAX_STATEMENT_INSTANCES;
+        if over {
+            return Err(FoldError::Input(format!(
+                "statement `{}` has more than {} instances: too many to check a folding",
+                s.name,
+                MAX_STATEMENT_INSTANCES
+            )));
+        }
+    }
     let bbox = CellBox { lo, hi };
     if bbox.len() > MAX_BOX_CELLS {
         return Err(FoldError::Input(format!("array `{array}` spans {} cells, more than the {MAX_BOX_CELLS} a folding is checked for", bbox.len())));
     }
+    Ok(bbox)
+}
+
+/// The cells of `array` in `bbox` (its [`cell_box`]) that the SCoP reads and writes,
+/// with the live-out flags of `live_out`.
+pub fn cells_in(program: &Program, params: &[i64], array: &str, bbox: CellBox, live_out: Option<&Set>) -> Result<Cells, FoldError> {
     let mut flags = vec![0u8; bbox.len() as usize];
-    for_each_access(program, params, array, &mut |_, _, _, w, c| {
-        if let Some(k) = bbox.index(&c) {
+    for_each_access(program, params, array, &mut |w, c| {
+        if let Some(k) = bbox.index(c) {
             flags[k] |= ACCESSED | if w { WRITTEN } else { 0 };
         }
     })?;
     let mut cells = Cells { bbox, flags };
     if let Some(set) = live_out {
         let sp = stmt_params(program, set.space(), params)?;
-        let list: Vec<Vec<i64>> = cells.accessed_cells().collect();
-        for c in list {
-            if polyalloc_program::set_contains(set, &sp, &c)? {
-                if let Some(k) = cells.bbox.index(&c) {
-                    cells.flags[k] |= LIVE_OUT;
-                }
+        let set = compiled::SetAt::new(set, &sp);
+        let mut live: Vec<usize> = Vec::new();
+        cells.for_each_accessed(|k, c| -> Result<bool, FoldError> {
+            if set.contains(c)? {
+                live.push(k);
             }
+            Ok(true)
+        })?;
+        for k in live {
+            cells.flags[k] |= LIVE_OUT;
         }
     }
     Ok(cells)
@@ -255,8 +306,9 @@ impl Row {
 }
 
 /// The rows of `mapping` at the instance `at` (parameter values by name), unfolded rows
-/// shifted to start at 0 over `cells` (the cells the mapping places).
-pub fn rows_at(mapping: &ModularMapping, at: &BTreeMap<String, i64>, cells: &[Vec<i64>]) -> Result<Vec<Row>, FoldError> {
+/// shifted to start at 0 over the accessed cells of `cells` that `select` takes (the
+/// cells the mapping places).
+pub fn rows_at(mapping: &ModularMapping, at: &BTreeMap<String, i64>, cells: &Cells, select: &dyn Fn(&[i64]) -> bool) -> Result<Vec<Row>, FoldError> {
     let values: Vec<i64> = mapping
         .params
         .iter()
@@ -270,8 +322,15 @@ pub fn rows_at(mapping: &ModularMapping, at: &BTreeMap<String, i64>, cells: &[Ve
             Some(m) if m >= 1 => row.extent = m,
             Some(m) => return Err(FoldError::Input(format!("modulus {m} at the instance"))),
             None => {
-                let vals: Vec<i64> = cells.iter().map(|c| row.dot(c)).collect();
-                let (lo, hi) = (vals.iter().copied().min().unwrap_or(0), vals.iter().copied().max().unwrap_or(0));
+                let mut range: Option<(i64, i64)> = None;
+                cells.for_each_accessed(|_, c| -> Result<bool, FoldError> {
+                    if select(c) {
+                        let v = row.dot(c);
+                        range = Some(range.map_or((v, v), |(lo, hi)| (lo.min(v), hi.max(v))));
+                    }
+                    Ok(true)
+                })?;
+                let (lo, hi) = range.unwrap_or((0, 0));
                 row.shift = lo;
                 row.extent = hi.saturating_sub(lo).saturating_add(1);
             }
@@ -310,6 +369,42 @@ pub enum Layout {
 }
 
 impl Layout {
+    /// [`Layout::locate`] of the values of `rows` at `cell` (their extents), appended
+    /// to `out`.
+    fn locate_rows(&self, rows: &[Row], cell: &[i64], out: &mut Vec<i64>) {
+        match self {
+            Layout::PerDim { offset } => {
+                for (k, r) in rows.iter().enumerate() {
+                    let x = r.value(cell);
+                    out.push(match offset.get(k) {
+                        Some(o) => o.saturating_add(x),
+                        None => x,
+                    });
+                }
+                out.extend(offset.iter().skip(rows.len()));
+            }
+            Layout::Linear { base, lo, ext } => {
+                // Row-major index of the row values.
+                let mut idx = 0i64;
+                for r in rows {
+                    idx = idx.saturating_mul(r.extent).saturating_add(r.value(cell));
+                }
+                let mut l = base.saturating_add(idx);
+                let start = out.len();
+                out.resize(start + lo.len(), 0);
+                for d in (0..lo.len()).rev() {
+                    if d == 0 {
+                        out[start] = lo[0].saturating_add(l);
+                    } else {
+                        let e = ext[d].max(1);
+                        out[start + d] = lo[d].saturating_add(l.rem_euclid(e));
+                        l = l.div_euclid(e);
+                    }
+                }
+            }
+        }
+    }
+
     /// The location of the row values `v` (of extents `extents`).
     pub fn locate(&self, v: &[i64], extents: &[i64]) -> Vec<i64> {
         match self {
@@ -367,12 +462,32 @@ impl ArrayFold {
     /// whether an in-place array folds the cell (from the cell facts, not `folded`'s
     /// text: the two are compared separately).
     pub fn place(&self, cell: &[i64], in_c: bool) -> Option<(String, Vec<i64>)> {
-        let v: Vec<i64> = self.rows.iter().map(|r| r.value(cell)).collect();
+        let mut loc = Vec::new();
+        self.locate_into(cell, in_c, &mut loc).then(|| (self.target().to_string(), loc))
+    }
+
+    /// The Polly array the folded cells go to.
+    pub fn target(&self) -> &str {
         match &self.placement {
-            Placement::NewArray { memref, .. } => Some((memref.clone(), v)),
+            Placement::NewArray { memref, .. } => memref,
+            Placement::InPlace { .. } => &self.memref,
+        }
+    }
+
+    /// [`ArrayFold::place`] without allocating: appends the index of `cell` in
+    /// [`ArrayFold::target`] to `out`; false (nothing appended) when the cell stays.
+    pub fn locate_into(&self, cell: &[i64], in_c: bool, out: &mut Vec<i64>) -> bool {
+        match &self.placement {
+            Placement::NewArray { .. } => {
+                out.extend(self.rows.iter().map(|r| r.value(cell)));
+                true
+            }
             Placement::InPlace { layout, .. } => {
-                let extents: Vec<i64> = self.rows.iter().map(|r| r.extent).collect();
-                in_c.then(|| (self.memref.clone(), layout.locate(&v, &extents)))
+                if !in_c {
+                    return false;
+                }
+                layout.locate_rows(&self.rows, cell, out);
+                true
             }
         }
     }
@@ -384,7 +499,11 @@ impl ArrayFold {
         match &self.placement {
             Placement::NewArray { .. } => folded,
             Placement::InPlace { .. } => {
-                let kept = cells.accessed_cells().filter(|c| !cells.folds(c)).count() as u128;
+                let mut kept = 0u128;
+                let _ = cells.for_each_accessed(|_, c| -> Result<bool, ()> {
+                    kept += u128::from(!cells.folds(c));
+                    Ok(true)
+                });
                 kept + folded
             }
         }

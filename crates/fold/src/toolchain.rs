@@ -4,7 +4,7 @@
 
 use crate::error::FoldError;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
 
 /// The Debian packages that give clang, opt and Polly.
 pub const PACKAGES: &str = "clang-19 llvm-19 libpolly-19-dev";
@@ -79,15 +79,58 @@ impl Toolchain {
     /// message.
     pub fn step(&self, clang: bool, args: &[&str], what: &str) -> Result<Output, FoldError> {
         let out = if clang { self.run_clang(args, what)? } else { self.run_opt(args, what)? };
-        if !out.status.success() {
-            let program = if clang { &self.clang } else { &self.opt };
-            return Err(FoldError::Step {
-                step: what.to_string(),
-                command: format!("{} {}", program.display(), args.join(" ")),
-                message: tail(&out.stderr, 12),
-            });
+        let program = if clang { &self.clang } else { &self.opt };
+        succeeded(program, args, what, out)
+    }
+
+    /// Starts [`Toolchain::step`] in the background (another process, while fold goes
+    /// on): [`Started::wait`] gives what `step` gives.
+    pub fn start(&self, clang: bool, args: &[&str], what: &str) -> Started {
+        let program = if clang { &self.clang } else { &self.opt };
+        let child = Command::new(program).args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn();
+        Started {
+            child: child.map_err(|e| FoldError::Toolchain(format!("{what}: cannot run `{}`: {e}", program.display()))),
+            program: program.clone(),
+            args: args.iter().map(|a| a.to_string()).collect(),
+            what: what.to_string(),
         }
-        Ok(out)
+    }
+}
+
+/// A step's output when the program succeeded, else the error quoting its message.
+fn succeeded(program: &Path, args: &[&str], what: &str, out: Output) -> Result<Output, FoldError> {
+    if !out.status.success() {
+        return Err(FoldError::Step { step: what.to_string(), command: format!("{} {}", program.display(), args.join(" ")), message: tail(&out.stderr, 12) });
+    }
+    Ok(out)
+}
+
+/// A step started by [`Toolchain::start`]. Dropped without [`Started::wait`] (fold
+/// stopped earlier), its process is stopped and waited for.
+#[derive(Debug)]
+pub struct Started {
+    child: Result<Child, FoldError>,
+    program: PathBuf,
+    args: Vec<String>,
+    what: String,
+}
+
+impl Started {
+    /// Waits for the step: its output, or the error [`Toolchain::step`] gives.
+    pub fn wait(mut self) -> Result<Output, FoldError> {
+        let child = std::mem::replace(&mut self.child, Err(FoldError::Toolchain(String::new())))?;
+        let out = child.wait_with_output().map_err(|e| FoldError::Toolchain(format!("{}: cannot run `{}`: {e}", self.what, self.program.display())))?;
+        let args: Vec<&str> = self.args.iter().map(String::as_str).collect();
+        succeeded(&self.program, &args, &self.what, out)
+    }
+}
+
+impl Drop for Started {
+    fn drop(&mut self) {
+        if let Ok(child) = &mut self.child {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
     }
 }
 

@@ -60,6 +60,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use crate::compiled::{self, AccessAt, SetAt};
 use crate::error::{ProgramError, Result};
 use crate::model::{set_contains, Program};
 use polyalloc_formulation::{ModularMapping, Set};
@@ -127,25 +128,44 @@ fn mix(mut h: u64, v: u64) -> u64 {
 /// values, as real code does; the iteration is mixed in only through `salt_iter`).
 pub fn hash_body(n_writes: usize, salt_iter: bool) -> Body {
     Box::new(move |ctx, reads| {
-        let mut h = mix(0x1234_5678, ctx.stmt as u64);
-        if salt_iter {
-            for &v in ctx.iter {
-                h = mix(h, v as u64);
-            }
-        }
-        for r in reads {
-            h = mix(h, r.map_or(0xDEAD_BEEF, |v| v as u64));
-        }
-        (0..n_writes).map(|w| mix(h, w as u64 + 1) as i64).collect()
+        let mut out = Vec::with_capacity(n_writes);
+        hash_values(ctx, reads, n_writes, salt_iter, &mut out);
+        out
     })
+}
+
+/// The values [`hash_body`] writes, into `out` (cleared first).
+#[inline]
+fn hash_values(ctx: &Ctx<'_>, reads: &[Option<i64>], n_writes: usize, salt_iter: bool, out: &mut Vec<i64>) {
+    let mut h = mix(0x1234_5678, ctx.stmt as u64);
+    if salt_iter {
+        for &v in ctx.iter {
+            h = mix(h, v as u64);
+        }
+    }
+    for r in reads {
+        h = mix(h, r.map_or(0xDEAD_BEEF, |v| v as u64));
+    }
+    out.clear();
+    out.extend((0..n_writes).map(|w| mix(h, w as u64 + 1) as i64));
 }
 
 /// The initial value of an array cell (an input of the program).
 pub fn initial_value(array: &str, cell: &[i64]) -> i64 {
+    initial_value_after(name_hash(array), cell)
+}
+
+/// The part of [`initial_value`] that depends on the array only.
+fn name_hash(array: &str) -> u64 {
     let mut h = 0xABCDu64;
     for b in array.bytes() {
         h = mix(h, b as u64);
     }
+    h
+}
+
+/// [`initial_value`] from the array's [`name_hash`].
+fn initial_value_after(mut h: u64, cell: &[i64]) -> i64 {
     for &v in cell {
         h = mix(h, v as u64);
     }
@@ -163,10 +183,16 @@ struct CellKey {
 
 impl CellKey {
     const MAX_DIMS: usize = 8;
-    fn new(array: u32, cell: &[i64]) -> Result<CellKey> {
+    /// The error of a cell of more than [`CellKey::MAX_DIMS`] dimensions.
+    #[inline]
+    fn check(cell: &[i64]) -> Result<()> {
         if cell.len() > Self::MAX_DIMS {
             return Err(ProgramError::Invalid(format!("an array of {} dimensions (at most {} are run)", cell.len(), Self::MAX_DIMS)));
         }
+        Ok(())
+    }
+    fn new(array: u32, cell: &[i64]) -> Result<CellKey> {
+        Self::check(cell)?;
         let mut c = [0; Self::MAX_DIMS];
         c[..cell.len()].copy_from_slice(cell);
         Ok(CellKey { array, n: cell.len() as u8, c })
@@ -183,6 +209,14 @@ enum Store {
     Sparse(crate::model::FxMap<CellKey, i64>),
 }
 
+/// The extents of the box `lo..=hi` and its number of cells, `None` when an extent
+/// does not fit an `i64`.
+fn box_extents(lo: &[i64], hi: &[i64]) -> Option<(Vec<i64>, u128)> {
+    let ext: Vec<i64> = lo.iter().zip(hi).map(|(l, h)| i64::try_from(*h as i128 - *l as i128 + 1).ok()).collect::<Option<_>>()?;
+    let n = ext.iter().map(|&e| e.max(0) as u128).fold(1u128, |a, b| a.saturating_mul(b));
+    Some((ext, n))
+}
+
 /// Most cells of a storage array kept dense by [`Executor::compare_placed`].
 const DENSE_CELLS: u128 = 1 << 26;
 
@@ -196,34 +230,96 @@ impl Mem {
     fn new(boxes: &[Option<(Vec<i64>, Vec<i64>)>]) -> Mem {
         let stores = boxes
             .iter()
-            .map(|b| match b {
-                Some((lo, hi)) => {
-                    let ext: Vec<i64> = lo.iter().zip(hi).map(|(l, h)| h - l + 1).collect();
-                    let n: u128 = ext.iter().map(|&e| e.max(0) as u128).product();
-                    if n <= DENSE_CELLS {
-                        Store::Dense { lo: lo.clone(), ext, vals: vec![0; n as usize], set: vec![0; (n as usize).div_ceil(64)] }
-                    } else {
-                        Store::Sparse(Default::default())
-                    }
+            .map(|b| match b.as_ref().and_then(|(lo, hi)| box_extents(lo, hi).map(|(ext, n)| (lo, ext, n))) {
+                Some((lo, ext, n)) if n <= DENSE_CELLS => {
+                    Store::Dense { lo: lo.clone(), ext, vals: vec![0; n as usize], set: vec![0; (n as usize).div_ceil(64)] }
                 }
-                None => Store::Sparse(Default::default()),
+                _ => Store::Sparse(Default::default()),
             })
             .collect();
         Mem { stores }
     }
+    #[inline]
     fn slot(lo: &[i64], ext: &[i64], cell: &[i64]) -> Option<usize> {
         if cell.len() != lo.len() {
             return None;
         }
         let mut idx: usize = 0;
         for ((c, l), e) in cell.iter().zip(lo).zip(ext) {
-            let d = c - l;
-            if d < 0 || d >= *e {
+            let d = *c as i128 - *l as i128;
+            if d < 0 || d >= *e as i128 {
                 return None;
             }
             idx = idx * (*e as usize) + d as usize;
         }
         Some(idx)
+    }
+    /// The slot of `cell` in the dense store of storage array `a` (`None`: outside its
+    /// box, or a hashed store).
+    #[inline]
+    fn dense_slot(&self, a: u32, cell: &[i64]) -> Option<usize> {
+        match &self.stores[a as usize] {
+            Store::Dense { lo, ext, .. } => Self::slot(lo, ext, cell),
+            Store::Sparse(_) => None,
+        }
+    }
+    /// The value at slot `k` of the dense store of storage array `a` (a slot of
+    /// [`Mem::dense_slot`]), `None` when not written.
+    #[inline]
+    fn get_slot(&self, a: u32, k: usize) -> Result<Option<i64>> {
+        match &self.stores[a as usize] {
+            Store::Dense { vals, set, .. } => Ok((set[k / 64] >> (k % 64) & 1 == 1).then(|| vals[k])),
+            Store::Sparse(_) => Err(ProgramError::Exec(format!("slot {k} of a hashed store"))),
+        }
+    }
+    /// Writes `v` at slot `k` of the dense store of storage array `a`.
+    #[inline]
+    fn insert_slot(&mut self, a: u32, k: usize, v: i64) -> Result<()> {
+        match &mut self.stores[a as usize] {
+            Store::Dense { vals, set, .. } => {
+                vals[k] = v;
+                set[k / 64] |= 1 << (k % 64);
+                Ok(())
+            }
+            Store::Sparse(_) => Err(ProgramError::Exec(format!("slot {k} of a hashed store"))),
+        }
+    }
+    /// The cell at slot `k` of the dense store of storage array `a`, into `out`.
+    fn cell_of_slot(&self, a: u32, k: usize, out: &mut Vec<i64>) {
+        out.clear();
+        if let Store::Dense { lo, ext, .. } = &self.stores[a as usize] {
+            out.resize(lo.len(), 0);
+            let mut r = k as i64;
+            for d in (0..lo.len()).rev() {
+                out[d] = lo[d] + r % ext[d];
+                r /= ext[d];
+            }
+        }
+    }
+    /// The value of `cell` of storage array `a`, `None` when not written.
+    #[inline]
+    fn get_at(&self, a: u32, cell: &[i64]) -> Result<Option<i64>> {
+        match &self.stores[a as usize] {
+            Store::Dense { lo, ext, vals, set } => {
+                Ok(Self::slot(lo, ext, cell).and_then(|k| (set[k / 64] >> (k % 64) & 1 == 1).then(|| vals[k])))
+            }
+            Store::Sparse(m) => Ok(m.get(&CellKey::new(a, cell)?).copied()),
+        }
+    }
+    /// Writes `v` to `cell` of storage array `a`.
+    #[inline]
+    fn insert_at(&mut self, a: u32, cell: &[i64], v: i64) -> Result<()> {
+        match &mut self.stores[a as usize] {
+            Store::Dense { lo, ext, vals, set } => {
+                let k = Self::slot(lo, ext, cell).ok_or_else(|| ProgramError::Exec(format!("cell {cell:?} outside the run's box")))?;
+                vals[k] = v;
+                set[k / 64] |= 1 << (k % 64);
+            }
+            Store::Sparse(m) => {
+                m.insert(CellKey::new(a, cell)?, v);
+            }
+        }
+        Ok(())
     }
     fn get(&self, key: &CellKey) -> Option<i64> {
         match &self.stores[key.array as usize] {
@@ -234,53 +330,62 @@ impl Mem {
             Store::Sparse(m) => m.get(key).copied(),
         }
     }
-    fn insert(&mut self, key: CellKey, v: i64) -> Result<()> {
-        match &mut self.stores[key.array as usize] {
-            Store::Dense { lo, ext, vals, set } => {
-                let k = Self::slot(lo, ext, key.cell()).ok_or_else(|| ProgramError::Exec(format!("cell {:?} outside the run's box", key.cell())))?;
-                vals[k] = v;
-                set[k / 64] |= 1 << (k % 64);
-            }
-            Store::Sparse(m) => {
-                m.insert(key, v);
-            }
-        }
-        Ok(())
-    }
-    /// Every written cell.
-    fn keys(&self) -> Vec<CellKey> {
+    /// Every written cell of the store of storage array `a`.
+    fn keys_of(a: u32, st: &Store) -> Vec<CellKey> {
         let mut out = Vec::new();
-        for (a, st) in self.stores.iter().enumerate() {
-            match st {
-                Store::Dense { lo, ext, set, .. } => {
-                    for (w, bits) in set.iter().enumerate() {
-                        let mut b = *bits;
-                        while b != 0 {
-                            let k = w * 64 + b.trailing_zeros() as usize;
-                            b &= b - 1;
-                            let mut cell = vec![0i64; lo.len()];
-                            let mut r = k as i64;
-                            for d in (0..lo.len()).rev() {
-                                cell[d] = lo[d] + r % ext[d];
-                                r /= ext[d];
-                            }
-                            if let Ok(key) = CellKey::new(a as u32, &cell) {
-                                out.push(key);
-                            }
+        match st {
+            Store::Dense { lo, ext, set, .. } => {
+                for (w, bits) in set.iter().enumerate() {
+                    let mut b = *bits;
+                    while b != 0 {
+                        let k = w * 64 + b.trailing_zeros() as usize;
+                        b &= b - 1;
+                        let mut cell = vec![0i64; lo.len()];
+                        let mut r = k as i64;
+                        for d in (0..lo.len()).rev() {
+                            cell[d] = lo[d] + r % ext[d];
+                            r /= ext[d];
+                        }
+                        if let Ok(key) = CellKey::new(a, &cell) {
+                            out.push(key);
                         }
                     }
                 }
-                Store::Sparse(m) => out.extend(m.keys().copied()),
             }
+            Store::Sparse(m) => out.extend(m.keys().copied()),
         }
         out
     }
 }
 
+/// Where the cells of one placed array go in a placed run, computed once per cell (a
+/// placement is a function of the cell), over the box of the cells the program
+/// accesses: after the first pass, each cell's location in the transformed run's
+/// memory.
+struct PlaceCache {
+    lo: Vec<i64>,
+    ext: Vec<i64>,
+    /// The cells whose placement is known (first pass).
+    seen: Vec<u64>,
+    /// Per cell: `storage id << 40 | slot` in the transformed run's dense memory, or
+    /// [`UNCACHED`].
+    code: Vec<u64>,
+}
+
+/// A cell whose location is not cached (a hashed store): placed again at each access.
+const UNCACHED: u64 = u64::MAX;
+
+/// Most cells of a [`PlaceCache`] (9 bytes a cell), per instance of the run (with a
+/// floor for small runs) and in all.
+const CACHE_CELLS_PER_INSTANCE: u128 = 4;
+const CACHE_CELLS_MIN: u128 = 1 << 16;
+const CACHE_CELLS_MAX: u128 = 1 << 23;
+
 /// Where a transformed program keeps a cell ([`Executor::compare_placed`]):
 /// `place(array, cell, index)` writes the cell's index in its storage array into `index`
 /// and returns that storage array's position in the run's list of storage arrays, or
-/// `None` when the cell stays where it is.
+/// `None` when the cell stays where it is. A function of the cell: a run asks it about
+/// each cell once or twice, not at every access.
 pub type PlaceFn<'a> = &'a dyn Fn(&str, &[i64], &mut Vec<i64>) -> Result<Option<usize>>;
 
 /// A time function: statement index and iteration to a time vector (compared
@@ -423,6 +528,9 @@ pub struct Executor {
     program: Program,
     bodies: Vec<Body>,
     reductions: Vec<String>,
+    /// The bodies are [`hash_body`]s salted with the iteration (the placed runs compute
+    /// their values without a call or an allocation).
+    hash_bodies: bool,
 }
 
 impl fmt::Debug for Executor {
@@ -488,6 +596,7 @@ impl Executor {
             program,
             bodies,
             reductions: vec![],
+            hash_bodies: false,
         })
     }
 
@@ -512,6 +621,7 @@ impl Executor {
             program,
             bodies,
             reductions: vec![],
+            hash_bodies: true,
         }
     }
 
@@ -801,8 +911,21 @@ impl Executor {
     /// `placed` that either run wrote, read at its own place (where the code after the
     /// program reads it).
     pub fn compare_placed(&self, params: &[i64], placed: &[String], storages: &[String], place: PlaceFn<'_>) -> Result<ExecReport> {
-        let mut report = ExecReport::default();
         let ord = crate::order::Ordered::build(&self.program, params, None, PLACED_INSTANCE_LIMIT)?;
+        self.compare_placed_in(params, placed, storages, place, &ord)
+    }
+
+    /// [`Executor::compare_placed`] in the order `ord` of the program's schedules at
+    /// `params`, built once for several runs or simulations of programs with the same
+    /// statements (see [`crate::order::Ordered::is_of`]; another order is an error).
+    pub fn compare_placed_in<'s>(&'s self, params: &[i64], placed: &[String], storages: &[String], place: PlaceFn<'_>, ord: &crate::order::Ordered) -> Result<ExecReport> {
+        let mut report = ExecReport::default();
+        if !ord.is_of(&self.program, params) {
+            return Err(ProgramError::Invalid("placed run: the order was built for other statements or parameters".into()));
+        }
+        if ord.len() > PLACED_INSTANCE_LIMIT {
+            return Err(ProgramError::Exec(format!("more than {PLACED_INSTANCE_LIMIT} statement instances at {params:?}")));
+        }
         if let Some((a, _)) = ord.first_tie() {
             let (si, it, _) = ord.instance(&self.program, a);
             return Err(ProgramError::Invalid(format!(
@@ -821,6 +944,7 @@ impl Executor {
                 }
             }
         }
+        let n_program = names.len();
         let storage_ids: Vec<u32> = storages
             .iter()
             .map(|n| match names.iter().position(|x| x == n) {
@@ -831,69 +955,157 @@ impl Executor {
                 }
             })
             .collect();
+        let hashes: Vec<u64> = names.iter().map(|n| name_hash(n)).collect();
         let id_of = |n: &str| names.iter().position(|x| x == n).unwrap_or(0) as u32;
-        // Per statement and access: the array's id, and whether it is placed.
-        let ids: Vec<(Vec<(u32, bool)>, Vec<(u32, bool)>)> = self
+        let sparams: Vec<Vec<i64>> =
+            self.program.statements.iter().map(|s| crate::order::statement_params(&self.program, s, params)).collect::<Result<_>>()?;
+        // Per statement and access (reads, then writes): the access at the parameters,
+        // the array's id, and whether it is placed.
+        type Accs<'a> = Vec<(AccessAt<'a>, u32, bool)>;
+        let accs: Vec<(Accs<'_>, Accs<'_>)> = self
             .program
             .statements
             .iter()
-            .map(|s| {
-                let f = |a: &crate::model::Access| (id_of(&a.array), placed.contains(&a.array));
+            .zip(&sparams)
+            .map(|(s, sp)| {
+                let m = s.domain.space().n_dim();
+                let f = |a: &'s crate::model::Access| (AccessAt::new(a, sp, m), id_of(&a.array), placed.contains(&a.array));
                 (s.reads.iter().map(f).collect(), s.writes.iter().map(f).collect())
             })
             .collect();
-        let read = |mem: &Mem, names: &[String], key: &CellKey| -> i64 {
-            mem.get(key).unwrap_or_else(|| initial_value(&names[key.array as usize], key.cell()))
-        };
-        let mut index: Vec<i64> = Vec::new();
-        let mut locate = |array: &str, id: u32, is_placed: bool, cell: &[i64]| -> Result<CellKey> {
-            if is_placed {
-                index.clear();
-                if let Some(k) = place(array, cell, &mut index)? {
+        let read = |mem: &Mem, key: &CellKey| -> i64 { mem.get(key).unwrap_or_else(|| initial_value_after(hashes[key.array as usize], key.cell())) };
+        // Where a cell of a placed array goes: `Some(storage id)` with its index in
+        // `index`, `None` when it stays.
+        let locate = |array: &str, cell: &[i64], index: &mut Vec<i64>| -> Result<Option<u32>> {
+            index.clear();
+            match place(array, cell, index)? {
+                Some(k) => {
                     let sid = *storage_ids.get(k).ok_or_else(|| ProgramError::Exec(format!("storage #{k} of {} storage arrays", storage_ids.len())))?;
-                    return CellKey::new(sid, &index);
+                    CellKey::check(index)?;
+                    Ok(Some(sid))
                 }
+                None => Ok(None),
             }
-            CellKey::new(id, cell)
         };
-        let sparams: Vec<Vec<i64>> =
-            self.program.statements.iter().map(|s| crate::order::statement_params(&self.program, s, params)).collect::<Result<_>>()?;
         // The box of every storage array's touched cells, for dense memories.
         let mut boxes: Vec<Option<(Vec<i64>, Vec<i64>)>> = vec![None; names.len()];
-        let mut grow = |key: &CellKey| {
-            let c = key.cell();
-            match &mut boxes[key.array as usize] {
-                Some((lo, hi)) if lo.len() == c.len() => {
-                    for d in 0..c.len() {
-                        lo[d] = lo[d].min(c[d]);
-                        hi[d] = hi[d].max(c[d]);
+        let mut grow = |a: u32, c: &[i64]| match &mut boxes[a as usize] {
+            Some((lo, hi)) if lo.len() == c.len() => {
+                for d in 0..c.len() {
+                    lo[d] = lo[d].min(c[d]);
+                    hi[d] = hi[d].max(c[d]);
+                }
+            }
+            b @ None => *b = Some((c.to_vec(), c.to_vec())),
+            Some(_) => {}
+        };
+        // The placement of each cell of a placed array, once: over the box of the cells
+        // the program accesses (from the rows' ends; no cache when that fails or the
+        // box is large).
+        let mut caches: Vec<Option<PlaceCache>> = (0..names.len()).map(|_| None).collect();
+        if names.len() < 1 << 23 {
+            let mut pboxes: Vec<Option<(Vec<i64>, Vec<i64>)>> = vec![None; names.len()];
+            let mut usable = vec![true; names.len()];
+            for (si, s) in self.program.statements.iter().enumerate() {
+                let (reads, writes) = &accs[si];
+                for (a, id, _) in reads.iter().chain(writes).filter(|(_, _, p)| *p) {
+                    let (b, u) = (&mut pboxes[*id as usize], &mut usable[*id as usize]);
+                    let mut grow_p = |c: &[i64]| match b {
+                        Some((lo, hi)) if lo.len() == c.len() => {
+                            for d in 0..c.len() {
+                                lo[d] = lo[d].min(c[d]);
+                                hi[d] = hi[d].max(c[d]);
+                            }
+                        }
+                        None => *b = Some((c.to_vec(), c.to_vec())),
+                        Some(_) => *u = false,
+                    };
+                    if compiled::for_each_box_cell(&s.domain, &sparams[si], &[a], usize::MAX - 1, &mut grow_p).is_err() {
+                        *u = false;
                     }
                 }
-                b @ None => *b = Some((c.to_vec(), c.to_vec())),
-                Some(_) => {}
             }
-        };
+            let most = (CACHE_CELLS_PER_INSTANCE * ord.len() as u128).clamp(CACHE_CELLS_MIN, CACHE_CELLS_MAX);
+            for (id, b) in pboxes.into_iter().enumerate() {
+                let Some((lo, hi)) = b.filter(|_| usable[id]) else { continue };
+                let Some((ext, n)) = box_extents(&lo, &hi) else { continue };
+                if n <= most {
+                    caches[id] = Some(PlaceCache { lo, ext, seen: vec![0; (n as usize).div_ceil(64)], code: Vec::new() });
+                }
+            }
+        }
+        let mut cell: Vec<i64> = Vec::new();
+        let mut index: Vec<i64> = Vec::new();
         for k in 0..ord.len() {
             if k % 4096 == 0 {
                 polyalloc_ilp::budget::check()?;
             }
             let (si, it, _) = ord.instance(&self.program, k);
-            let st = &self.program.statements[si];
-            let sp = &sparams[si];
-            for (ai, a) in st.reads.iter().chain(&st.writes).enumerate() {
-                if !a.happens_at(sp, it)? {
+            let (reads, writes) = &accs[si];
+            for (a, id, is_placed) in reads.iter().chain(writes) {
+                if !a.happens_at(it)? {
                     continue;
                 }
-                let cell = a.cell_at(sp, it)?;
-                let (id, is_placed) = if ai < st.reads.len() { ids[si].0[ai] } else { ids[si].1[ai - st.reads.len()] };
-                grow(&CellKey::new(id, &cell)?);
-                grow(&locate(&a.array, id, is_placed, &cell)?);
+                a.cell_into(it, &mut cell)?;
+                CellKey::check(&cell)?;
+                grow(*id, &cell);
+                if *is_placed {
+                    // A cell already placed: its location is in its storage's box.
+                    if let Some(c) = &mut caches[*id as usize] {
+                        if let Some(k) = Mem::slot(&c.lo, &c.ext, &cell) {
+                            if c.seen[k / 64] >> (k % 64) & 1 == 1 {
+                                continue;
+                            }
+                            c.seen[k / 64] |= 1 << (k % 64);
+                        }
+                    }
+                }
+                match if *is_placed { locate(&a.access().array, &cell, &mut index)? } else { None } {
+                    Some(sid) => grow(sid, &index),
+                    None => grow(*id, &cell),
+                }
             }
         }
         let mut orig = Mem::new(&boxes);
         let mut new = Mem::new(&boxes);
+        // Each placed cell's location in the transformed run's memory.
+        for (id, c) in caches.iter_mut().enumerate() {
+            let Some(c) = c else { continue };
+            let n = c.ext.iter().map(|&e| e.max(0) as usize).product::<usize>();
+            c.code = vec![UNCACHED; n];
+            for (w, bits) in c.seen.iter().enumerate() {
+                let mut b = *bits;
+                while b != 0 {
+                    let k = w * 64 + b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    cell.clear();
+                    cell.resize(c.lo.len(), 0);
+                    let mut r = k as i64;
+                    for d in (0..c.lo.len()).rev() {
+                        cell[d] = c.lo[d] + r % c.ext[d];
+                        r /= c.ext[d];
+                    }
+                    let (sid, at) = match locate(&names[id], &cell, &mut index)? {
+                        Some(sid) => (sid, new.dense_slot(sid, &index)),
+                        None => (id as u32, new.dense_slot(id as u32, &cell)),
+                    };
+                    if let Some(at) = at {
+                        c.code[k] = (sid as u64) << 40 | at as u64;
+                    }
+                }
+            }
+            c.seen = Vec::new();
+        }
+        // The location of a cell of a placed array in the transformed run: from the
+        // cache, `None` when it is not cached.
+        let cached = |id: u32, cell: &[i64]| -> Option<(u32, usize)> {
+            let c = caches[id as usize].as_ref()?;
+            let code = *c.code.get(Mem::slot(&c.lo, &c.ext, cell)?)?;
+            (code != UNCACHED).then_some(((code >> 40) as u32, (code & ((1 << 40) - 1)) as usize))
+        };
         let mut vo = Vec::new();
         let mut vn = Vec::new();
+        let (mut oo, mut on): (Vec<i64>, Vec<i64>) = (Vec::new(), Vec::new());
         for (done, &k) in ord.in_time_order().iter().enumerate() {
             if done % 4096 == 0 {
                 polyalloc_ilp::budget::check()?;
@@ -901,69 +1113,138 @@ impl Executor {
             let (si, it, _) = ord.instance(&self.program, k as usize);
             let st = &self.program.statements[si];
             let sp = &sparams[si];
+            let (reads, writes) = &accs[si];
             vo.clear();
             vn.clear();
-            for (ri, a) in st.reads.iter().enumerate() {
-                if !a.happens_at(sp, it)? {
+            for (ri, (a, id, is_placed)) in reads.iter().enumerate() {
+                if !a.happens_at(it)? {
                     vo.push(None);
                     vn.push(None);
                     continue;
                 }
-                let cell = a.cell_at(sp, it)?;
-                let (id, is_placed) = ids[si].0[ri];
-                let ko = CellKey::new(id, &cell)?;
-                let kn = locate(&a.array, id, is_placed, &cell)?;
-                let (o, n) = (read(&orig, &names, &ko), read(&new, &names, &kn));
+                a.cell_into(it, &mut cell)?;
+                CellKey::check(&cell)?;
+                let o = orig.get_at(*id, &cell)?.unwrap_or_else(|| initial_value_after(hashes[*id as usize], &cell));
+                let n = match if *is_placed { cached(*id, &cell) } else { None } {
+                    Some((nid, at)) => match new.get_slot(nid, at)? {
+                        Some(v) => v,
+                        None => {
+                            new.cell_of_slot(nid, at, &mut index);
+                            initial_value_after(hashes[nid as usize], &index)
+                        }
+                    },
+                    None => {
+                        let (nid, ncell) = match if *is_placed { locate(&a.access().array, &cell, &mut index)? } else { None } {
+                            Some(sid) => (sid, &index[..]),
+                            None => (*id, &cell[..]),
+                        };
+                        new.get_at(nid, ncell)?.unwrap_or_else(|| initial_value_after(hashes[nid as usize], ncell))
+                    }
+                };
                 report.reads_compared += 1;
                 if o != n {
-                    report.push(Mismatch::Read { stmt: st.name.clone(), iter: it.to_vec(), read: ri, array: a.array.clone(), cell, expected: o, got: n });
+                    report.push(Mismatch::Read { stmt: st.name.clone(), iter: it.to_vec(), read: ri, array: a.access().array.clone(), cell: cell.clone(), expected: o, got: n });
                 }
                 vo.push(Some(o));
                 vn.push(Some(n));
             }
             let ctx = Ctx { stmt: si, params: sp, iter: it };
-            let (oo, on) = ((self.bodies[si])(&ctx, &vo), (self.bodies[si])(&ctx, &vn));
+            if self.hash_bodies {
+                hash_values(&ctx, &vo, st.writes.len(), true, &mut oo);
+                hash_values(&ctx, &vn, st.writes.len(), true, &mut on);
+            } else {
+                oo = (self.bodies[si])(&ctx, &vo);
+                on = (self.bodies[si])(&ctx, &vn);
+            }
             if oo.len() != st.writes.len() || on.len() != st.writes.len() {
                 return Err(ProgramError::Exec(format!("the body of {} returned {} values for {} writes", st.name, oo.len(), st.writes.len())));
             }
-            for (wi, ((a, o), n)) in st.writes.iter().zip(oo).zip(on).enumerate() {
-                if a.happens_at(sp, it)? {
-                    let cell = a.cell_at(sp, it)?;
-                    let (id, is_placed) = ids[si].1[wi];
-                    orig.insert(CellKey::new(id, &cell)?, o)?;
-                    new.insert(locate(&a.array, id, is_placed, &cell)?, n)?;
-                }
-            }
-        }
-        // Final values where the code after the program reads them.
-        let mut cells: Vec<CellKey> = Vec::new();
-        for key in orig.keys().iter().chain(new.keys().iter()) {
-            let array = &names[key.array as usize];
-            let live = if placed.contains(array) {
-                let mut any = false;
-                for s in &self.program.live_out {
-                    if s.space().output.name.as_deref() == Some(array.as_str()) && s.space().n_dim() == key.cell().len() && set_contains(s, params, key.cell())? {
-                        any = true;
-                        break;
+            for ((a, id, is_placed), (&o, &n)) in writes.iter().zip(oo.iter().zip(&on)) {
+                if a.happens_at(it)? {
+                    a.cell_into(it, &mut cell)?;
+                    CellKey::check(&cell)?;
+                    orig.insert_at(*id, &cell, o)?;
+                    if let Some((nid, at)) = if *is_placed { cached(*id, &cell) } else { None } {
+                        new.insert_slot(nid, at, n)?;
+                        continue;
+                    }
+                    match if *is_placed { locate(&a.access().array, &cell, &mut index)? } else { None } {
+                        Some(sid) => new.insert_at(sid, &index, n)?,
+                        None => new.insert_at(*id, &cell, n)?,
                     }
                 }
-                any
-            } else {
-                // A program array not placed: every cell either run wrote. New storage
-                // arrays are not read after the program.
-                self.program.statements.iter().any(|s| s.writes.iter().chain(&s.reads).any(|a| &a.array == array))
-            };
-            if live {
-                cells.push(*key);
             }
         }
-        cells.sort();
-        cells.dedup();
-        for key in cells {
-            let (e, g) = (read(&orig, &names, &key), read(&new, &names, &key));
-            report.live_out_compared += 1;
-            if e != g {
-                report.push(Mismatch::LiveOut { array: names[key.array as usize].clone(), cell: key.cell().to_vec(), expected: e, got: g });
+        // Final values where the code after the program reads them: per storage array
+        // (in order of id), every cell either run wrote, in order.
+        let mut lo_sets: Vec<Vec<(&Set, SetAt<'_>)>> = (0..names.len()).map(|_| Vec::new()).collect();
+        for s in &self.program.live_out {
+            if let Some(k) = s.space().output.name.as_deref().and_then(|n| names.iter().position(|x| x == n)) {
+                lo_sets[k].push((s, SetAt::new(s, params)));
+            }
+        }
+        for a in 0..names.len() {
+            let array = &names[a];
+            let is_placed = placed.contains(array);
+            // A program array not placed: every cell either run wrote. New storage
+            // arrays are not read after the program.
+            if !is_placed && a >= n_program {
+                continue;
+            }
+            let mut compare = |key: CellKey| -> Result<()> {
+                if is_placed {
+                    let mut any = false;
+                    for (s, set) in &lo_sets[a] {
+                        if s.space().n_dim() == key.cell().len() && set.contains(key.cell())? {
+                            any = true;
+                            break;
+                        }
+                    }
+                    if !any {
+                        return Ok(());
+                    }
+                }
+                let (e, g) = (read(&orig, &key), read(&new, &key));
+                report.live_out_compared += 1;
+                if e != g {
+                    report.push(Mismatch::LiveOut { array: array.clone(), cell: key.cell().to_vec(), expected: e, got: g });
+                }
+                Ok(())
+            };
+            match (&orig.stores[a], &new.stores[a]) {
+                (Store::Dense { lo, ext, set: so, .. }, Store::Dense { set: sn, .. }) => {
+                    // The same box in both runs: the union of the written bits, in
+                    // row-major (lexicographic) order.
+                    for (w, (bo, bn)) in so.iter().zip(sn).enumerate() {
+                        let mut b = bo | bn;
+                        while b != 0 {
+                            let k = w * 64 + b.trailing_zeros() as usize;
+                            b &= b - 1;
+                            cell.clear();
+                            cell.resize(lo.len(), 0);
+                            let mut r = k as i64;
+                            for d in (0..lo.len()).rev() {
+                                cell[d] = lo[d] + r % ext[d];
+                                r /= ext[d];
+                            }
+                            compare(CellKey::new(a as u32, &cell)?)?;
+                        }
+                    }
+                }
+                (so, sn) => {
+                    let mut keys: Vec<CellKey> = Vec::new();
+                    for st in [so, sn] {
+                        match st {
+                            Store::Sparse(m) => keys.extend(m.keys().copied()),
+                            Store::Dense { .. } => keys.extend(Mem::keys_of(a as u32, st)),
+                        }
+                    }
+                    keys.sort();
+                    keys.dedup();
+                    for key in keys {
+                        compare(key)?;
+                    }
+                }
             }
         }
         Ok(report)

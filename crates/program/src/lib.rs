@@ -21,6 +21,9 @@
 //!   compares every value read and every live-out value.
 //! * [`max_live`]: the largest number of cells of an array live at once under the
 //!   schedule, the lower bound of every valid mapping's size.
+//! * [`order`] and [`compiled`]: the instances in time order, and accesses, affine
+//!   expressions and sets at fixed parameter values, evaluated without allocation (the
+//!   full-size simulations visit millions of instances).
 //!
 //! Layering: depends on `polyalloc-formulation` and `polyalloc-ilp` only; the suite
 //! reader, the methods and the facade build on it.
@@ -52,6 +55,7 @@
 //! ```
 
 pub mod access;
+pub mod compiled;
 mod conflict;
 pub mod deps;
 mod error;
@@ -62,5 +66,5 @@ pub mod order;
 
 pub use error::{ProgramError, Result};
 pub use conflict::MAX_CONFLICT_PIECES;
-pub use live::{max_live, max_live_under, InstanceTime, LiveReport, MAX_LIVE_INSTANCES};
+pub use live::{max_live, max_live_in, max_live_under, InstanceTime, LiveReport, MAX_LIVE_INSTANCES};
 pub use model::{set_contains, Access, Program, Statement};
