@@ -67,7 +67,7 @@ use polyalloc_formulation::int::gcd_slice;
 use polyalloc_formulation::int::lin::normalise_sign;
 use polyalloc_formulation::{ConflictForm, ConflictSet, ModularMapping, StorageRow};
 use polyalloc_ilp::{SolveOptions, Solver};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 const NAME: &str = "smo-sym";
 
@@ -360,7 +360,94 @@ impl Allocator for SmoSym {
 /// The differences `s - t` of the conflict pairs of `symmetric` at `values` (one of
 /// `d`, `-d`; pairs of a cell with itself left out), or `None` when there are more than
 /// `limit` pairs.
+///
+/// Read row by row (a range of the last coordinate at a time): a row's differences are
+/// one prefix and a range of last components, kept as intervals per prefix, so no pair
+/// is stored. The rows visit a pair once per piece it lies in: one piece of more than
+/// `limit` pairs is more than `limit` distinct pairs (`None` at once); pieces within the
+/// limit that visit more than it together are counted pair by pair
+/// ([`differences_by_points`]), so the limit is exactly the one on distinct pairs.
 fn differences(symmetric: &polyalloc_formulation::Map, values: &[i64], limit: usize) -> Result<Option<Vec<Vec<i64>>>, polyalloc_formulation::Error> {
+    let ovf = || polyalloc_formulation::Error::Overflow("a conflicting difference".into());
+    let mut visits = 0usize;
+    let mut over = false;
+    let mut ranges: BTreeMap<Vec<i64>, Vec<(i64, i64)>> = BTreeMap::new();
+    let mut key: Vec<i64> = Vec::new();
+    // Piece by piece: the pairs of one piece are distinct, so one piece above the limit
+    // is enough to stop.
+    let mut one_piece_over = false;
+    for piece in symmetric.pieces() {
+        if one_piece_over {
+            break;
+        }
+        let mut piece_visits = 0usize;
+        polyalloc_formulation::Set::from_basic(piece.clone()).for_each_row(values, &mut |prefix, lo, hi| {
+            let len = usize::try_from(i128::from(hi) - i128::from(lo) + 1).unwrap_or(usize::MAX);
+            visits = visits.saturating_add(len);
+            piece_visits = piece_visits.saturating_add(len);
+            if piece_visits > limit {
+                one_piece_over = true;
+                return Ok(false);
+            }
+            if visits > limit {
+                // Only counted from here on: whether the distinct pairs exceed the limit.
+                over = true;
+                return Ok(true);
+            }
+            // The row's points are (x, y) with x = prefix[..n] and y = prefix[n..] ++ [v].
+            let n = prefix.len().div_ceil(2);
+            if n == 0 || prefix.len() != 2 * n - 1 {
+                return Ok(true);
+            }
+            key.clear();
+            for j in 0..n - 1 {
+                key.push(prefix[j].checked_sub(prefix[n + j]).ok_or_else(ovf)?);
+            }
+            let last = prefix[n - 1];
+            let range = (last.checked_sub(hi).ok_or_else(ovf)?, last.checked_sub(lo).ok_or_else(ovf)?);
+            match ranges.get_mut(key.as_slice()) {
+                Some(list) => list.push(range),
+                None => {
+                    ranges.insert(key.clone(), vec![range]);
+                }
+            }
+            Ok(true)
+        })?;
+    }
+    if one_piece_over {
+        return Ok(None);
+    }
+    if over {
+        return differences_by_points(symmetric, values, limit);
+    }
+    let mut out = BTreeSet::new();
+    for (prefix, mut list) in ranges {
+        list.sort_unstable();
+        let mut merged: Vec<(i64, i64)> = Vec::with_capacity(list.len());
+        for (lo, hi) in list {
+            match merged.last_mut() {
+                Some(m) if lo <= m.1.saturating_add(1) => m.1 = m.1.max(hi),
+                _ => merged.push((lo, hi)),
+            }
+        }
+        for (lo, hi) in merged {
+            for v in lo..=hi {
+                let mut d = prefix.clone();
+                d.push(v);
+                if d.iter().all(|&x| x == 0) {
+                    continue;
+                }
+                normalise_sign(&mut d);
+                out.insert(d);
+            }
+        }
+    }
+    Ok(Some(out.into_iter().collect()))
+}
+
+/// [`differences`] from the distinct pairs, enumerated one by one (for a relation
+/// whose rows visit more than `limit` pairs, some of them possibly several times).
+fn differences_by_points(symmetric: &polyalloc_formulation::Map, values: &[i64], limit: usize) -> Result<Option<Vec<Vec<i64>>>, polyalloc_formulation::Error> {
     let pairs = match symmetric.enumerate(values, limit) {
         Ok(p) => p,
         Err(polyalloc_formulation::Error::TooManyPoints(_)) => return Ok(None),
@@ -382,6 +469,38 @@ fn differences(symmetric: &polyalloc_formulation::Map, values: &[i64], limit: us
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The differences read by rows are those of the distinct pairs enumerated one by
+    /// one: overlapping pieces, a local variable (rows of one point), pairs of a cell
+    /// with itself, and the limit on distinct pairs (a relation visiting more pairs than
+    /// it has, through overlapping pieces, is still within it).
+    #[test]
+    fn differences_by_rows_are_those_of_the_points() {
+        let cases = [
+            "[N] -> { [i, j] -> [k, l] : 0 <= i, j, k, l < N and k = i and j < l <= j + 2; [i, j] -> [k, l] : 0 <= i, j, k, l < N and k = i and l > j; [i, j] -> [k, l] : 0 <= i, j, k, l < N and k = i + 1 and l <= j }",
+            "[N] -> { [i] -> [k] : 0 <= i, k < N and exists e : k - i = 3e }",
+            "[N] -> { [i, j] -> [k, l] : 0 <= i, j, k, l < N and i + j = k + l }",
+        ];
+        for text in cases {
+            let rel = polyalloc_formulation::Set::parse(text).expect(text);
+            for n in [1, 3, 6] {
+                let by_rows = differences(&rel, &[n], 100_000).expect("rows");
+                let by_points = differences_by_points(&rel, &[n], 100_000).expect("points");
+                assert_eq!(by_rows, by_points, "{text} at N = {n}");
+                assert!(by_rows.is_some());
+            }
+        }
+        // Overlapping pieces: 2 x 4 distinct pairs, visited twice.
+        let twice = polyalloc_formulation::Set::parse("[N] -> { [i] -> [k] : 0 <= i < 2 and 0 <= k < 4; [i] -> [k] : 0 <= i < 2 and 0 <= k < 4 }").expect("twice");
+        assert_eq!(differences(&twice, &[0], 8).expect("at the limit"), differences_by_points(&twice, &[0], 8).expect("points"));
+        assert!(differences(&twice, &[0], 8).expect("within").is_some());
+        assert_eq!(differences(&twice, &[0], 7).expect("over"), None);
+        // Two disjoint pieces of 5 pairs each: within a limit of 8 one by one, not
+        // together.
+        let apart = polyalloc_formulation::Set::parse("[N] -> { [i] -> [k] : i = 0 and 0 <= k < 5; [i] -> [k] : i = 1 and 0 <= k < 5 }").expect("apart");
+        assert_eq!(differences(&apart, &[0], 8).expect("over together"), None);
+        assert!(differences(&apart, &[0], 10).expect("within").is_some());
+    }
 
     #[test]
     fn candidates_are_primitive_one_per_sign() {

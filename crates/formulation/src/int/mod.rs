@@ -40,6 +40,13 @@ pub fn gcd_slice(xs: &[i64]) -> i64 {
 
 /// Floor of a / b (b != 0).
 pub fn floor_div(a: i128, b: i128) -> i128 {
+    // Scans divide at every bound of every row: 64-bit division when both fit (a
+    // 128-bit division is a library call, most of a scan's time).
+    if let (Ok(a), Ok(b)) = (i64::try_from(a), i64::try_from(b)) {
+        if let (Some(q), Some(r)) = (a.checked_div(b), a.checked_rem(b)) {
+            return i128::from(if r != 0 && ((a < 0) != (b < 0)) { q - 1 } else { q });
+        }
+    }
     let q = a / b;
     if (a % b != 0) && ((a < 0) != (b < 0)) {
         q - 1
