@@ -155,7 +155,7 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
-    /// Fuzzing (issue 16): random conflict sets and programs, every applicable method,
+    /// Fuzzing: random conflict sets and programs, every applicable method,
     /// every mapping checked again by brute force at small instances. Exits with 3 on a
     /// crash, a wrong verdict or a refuted mapping; writes each failing case as a
     /// bench-suite file under results/local/fuzz/ (untracked).

@@ -310,9 +310,16 @@ pub fn derived_best(records: &[Record]) -> Vec<Record> {
             None => {
                 let why: Vec<String> = candidates.iter().map(|c| format!("{}: {}", c.method, c.error.as_deref().unwrap_or("?"))).collect();
                 let mut rec = Record::empty(&example, &target, polyalloc::best::NAME, &backend);
-                rec.status = Status::MethodError;
-                rec.error_kind = Some("method".into());
-                rec.error = Some(polyalloc::record::one_line(&format!("no method found a verified mapping ({})", why.join("; "))));
+                // Every method declined (as `best` says it): not applicable, not a failure.
+                if group.iter().all(|r| r.status == Status::NotApplicable) {
+                    rec.status = Status::NotApplicable;
+                    rec.error_kind = Some("not-applicable".into());
+                    rec.error = Some(polyalloc::record::one_line(&format!("not applicable: no method folds `{target}` ({})", why.join("; "))));
+                } else {
+                    rec.status = Status::MethodError;
+                    rec.error_kind = Some("method".into());
+                    rec.error = Some(polyalloc::record::one_line(&format!("no method found a verified mapping ({})", why.join("; "))));
+                }
                 rec.max_live = group.first().and_then(|r| r.max_live);
                 rec.max_live_source = group.first().and_then(|r| r.max_live_source.clone());
                 rec.size_params = group.first().and_then(|r| r.size_params.clone());

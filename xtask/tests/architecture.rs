@@ -287,13 +287,18 @@ fn one_home_per_concept() {
         ("struct Executor", "crates/program/src/exec.rs"),
         ("struct Program", "crates/program/src/model.rs"),
         ("trait Method", "crates/alloc/src/method.rs"),
-        ("fn happens_at", "crates/program/src/model.rs"),
         ("fn hermite_normal_form", "crates/formulation/src/int/lin.rs"),
         ("fn orthogonal_complement", "crates/formulation/src/int/lin.rs"),
     ] {
         let defs = definitions(what);
         assert_eq!(defs, vec![home.to_string()], "`{what}` must be defined once, in {home}");
     }
+    // The guard test: the model's, and its evaluation at fixed parameter values (the
+    // simulations' fast path, which falls back to the model's and is checked against it
+    // by crates/program/tests/simulation.rs).
+    let mut guard_tests = definitions("fn happens_at");
+    guard_tests.sort();
+    assert_eq!(guard_tests, vec!["crates/program/src/compiled.rs".to_string(), "crates/program/src/model.rs".to_string()]);
     // Two registries, of two concepts: the solver backends (ILP layer) and the methods
     // (facade).
     assert_eq!(definitions("struct Registry"), vec!["crates/ilp/src/registry.rs".to_string(), "crates/polyalloc/src/registry.rs".to_string()]);

@@ -110,6 +110,8 @@ impl Method for Best {
         let point = input.size_point();
         let mut candidates = Vec::new();
         let mut outcomes: Vec<Option<Outcome>> = Vec::new();
+        // Per candidate: it declined (not applicable, or no storage mapping).
+        let mut declined: Vec<bool> = Vec::new();
         let applicable: Vec<&'static dyn Method> =
             self.others().filter(|m| m.targets(input).unwrap_or_default().iter().any(|t| t == target)).collect();
         for (k, m) in applicable.iter().enumerate() {
@@ -130,6 +132,7 @@ impl Method for Best {
             let outcome = match result {
                 Ok(o) => o,
                 Err(e) => {
+                    declined.push(matches!(e, MethodError::NotApplicable(_)));
                     c.error = Some(e.to_string());
                     candidates.push(c);
                     outcomes.push(None);
@@ -137,11 +140,15 @@ impl Method for Best {
                 }
             };
             if outcome.mapping.is_none() && outcome.shared.is_none() {
+                // The method's answer is that it does not fold the target (003's
+                // contraction leaves an array whole): a decision, not a failure.
+                declined.push(true);
                 c.error = Some("no storage mapping".into());
                 candidates.push(c);
                 outcomes.push(None);
                 continue;
             }
+            declined.push(false);
             if let Some(Err(f)) = verified {
                 c.error = Some(f);
                 candidates.push(c);
@@ -164,6 +171,11 @@ impl Method for Best {
         }
         let Some(rank) = winner(&candidates) else {
             let why: Vec<String> = candidates.iter().map(|c| format!("{}: {}", c.method, c.error.as_deref().unwrap_or("?"))).collect();
+            // Every method declined (none applies, or each answered that it does not
+            // fold the target): not applicable, not a failure.
+            if !declined.is_empty() && declined.iter().all(|&d| d) {
+                return Err(MethodError::NotApplicable(format!("no method folds `{target}` ({})", why.join("; "))));
+            }
             return Err(MethodError::Method(format!("no method found a verified mapping ({})", why.join("; "))));
         };
         let Some(mut outcome) = outcomes.swap_remove(rank) else {

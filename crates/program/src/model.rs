@@ -22,7 +22,9 @@ pub struct Access {
 impl Access {
     /// True when the access happens at iteration `iter` (its guard, if any, holds);
     /// `params` and `iter` are values of the statement's domain space. The one guard
-    /// test of polyalloc: the executor, max-live and every simulation use it.
+    /// test of polyalloc: the executor, max-live and every simulation use it, through
+    /// `compiled::AccessAt::happens_at` (its rows evaluated at fixed parameter values,
+    /// falling back to this function; tests compare the two).
     pub fn happens_at(&self, params: &[i64], iter: &[i64]) -> polyalloc_formulation::Result<bool> {
         let Some(g) = &self.guard else { return Ok(true) };
         if g.n_local() == 0 {
