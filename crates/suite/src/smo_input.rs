@@ -83,9 +83,9 @@ fn column_of(text: &str, at: usize) -> usize {
 /// a longer identifier).
 fn find_word(text: &str, word: &str) -> Option<usize> {
     let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    text.match_indices(word).map(|(at, _)| at).find(|&at| {
-        !text[..at].chars().next_back().is_some_and(ident) && !text[at + word.len()..].chars().next().is_some_and(ident)
-    })
+    text.match_indices(word)
+        .map(|(at, _)| at)
+        .find(|&at| !text[..at].chars().next_back().is_some_and(ident) && !text[at + word.len()..].chars().next().is_some_and(ident))
 }
 
 fn is_identifier(s: &str) -> bool {
@@ -156,7 +156,10 @@ impl<'a> Lines<'a> {
             Some(p) => Err(self.err(
                 line,
                 find_word(text, p).map_or(first_column(text), |at| column_of(text, at)),
-                format!("parameter `{p}` is not a parameter of the array space ({})", if params.is_empty() { "none".into() } else { params.join(", ") }),
+                format!(
+                    "parameter `{p}` is not a parameter of the array space ({})",
+                    if params.is_empty() { "none".into() } else { params.join(", ") }
+                ),
             )),
         }
     }
@@ -191,17 +194,23 @@ fn instances(space: &Set, params: &[String]) -> Vec<BTreeMap<String, i64>> {
     if params.is_empty() {
         return vec![BTreeMap::new()];
     }
-    let mut valid = Vec::new();
-    for k in 1..=MAX_PARAM {
-        match space.count_points(&vec![k; params.len()], MAX_CELLS) {
-            Ok(cells) if cells > 0 => valid.push(k),
-            Ok(_) => {}
-            Err(_) => break, // too many cells (or unbounded): larger k only has more
+    // Cells at k (`None`: more than MAX_CELLS, or unbounded). Larger k only has more
+    // cells, so the first k over the limit is found by bisection (a count costs a
+    // scanner's projections: counting every k up to 32 was half of reading the file).
+    let mut memo: BTreeMap<i64, Option<usize>> = BTreeMap::new();
+    let mut cells = |k: i64| -> Option<usize> { *memo.entry(k).or_insert_with(|| space.count_points(&vec![k; params.len()], MAX_CELLS).ok()) };
+    let (mut lo, mut hi) = (1, MAX_PARAM + 1); // cells(lo - 1) within the limit; hi: over it, or past the range
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if cells(mid).is_some() {
+            lo = mid + 1;
+        } else {
+            hi = mid;
         }
     }
-    let Some(&largest) = valid.last() else { return Vec::new() };
+    let Some(largest) = (1..lo).rev().find(|&k| cells(k).is_some_and(|c| c > 0)) else { return Vec::new() };
     let mut ks = vec![largest];
-    if largest > 4 && valid.contains(&4) {
+    if largest > 4 && cells(4).is_some_and(|c| c > 0) {
         ks.insert(0, 4);
     }
     ks.into_iter().map(at).collect()
@@ -231,7 +240,10 @@ pub fn read(text: &str, path: &Path) -> Result<Example, SuiteError> {
         return Err(r.err(
             l2,
             first_column(t2),
-            format!("expected {image_what}, found {}", if yset.space().is_map() { "a relation".to_string() } else { format!("{} dimensions", yset.space().n_dim()) }),
+            format!(
+                "expected {image_what}, found {}",
+                if yset.space().is_map() { "a relation".to_string() } else { format!("{} dimensions", yset.space().n_dim()) }
+            ),
         ));
     }
     r.check_params(l2, t2, &yset, &params)?;
@@ -259,7 +271,11 @@ pub fn read(text: &str, path: &Path) -> Result<Example, SuiteError> {
         let (lh, th) = r.next(&format!("the statement indices of {which} (two integers such as `0 1`)"))?;
         let words: Vec<(usize, &str)> = th.split_whitespace().map(|w| (column_of(th, w.as_ptr() as usize - th.as_ptr() as usize), w)).collect();
         if words.len() != 2 {
-            return Err(r.err(lh, first_column(th), format!("expected the statement indices of {which} (two integers such as `0 1`), found `{}`", th.trim())));
+            return Err(r.err(
+                lh,
+                first_column(th),
+                format!("expected the statement indices of {which} (two integers such as `0 1`), found `{}`", th.trim()),
+            ));
         }
         let mut ij = [0usize; 2];
         for (slot, (col, w)) in ij.iter_mut().zip(&words) {
@@ -269,7 +285,10 @@ pub fn read(text: &str, path: &Path) -> Result<Example, SuiteError> {
                     return Err(r.err(
                         lh,
                         *col,
-                        format!("statement index {v} of {which} is out of range: the file declares {n_stmts} statement(s), indices 0 to {}", n_stmts - 1),
+                        format!(
+                            "statement index {v} of {which} is out of range: the file declares {n_stmts} statement(s), indices 0 to {}",
+                            n_stmts - 1
+                        ),
                     ))
                 }
                 Err(_) => return Err(r.err(lh, *col, format!("expected a statement index of {which} (a non-negative integer), found `{w}`"))),
@@ -285,7 +304,11 @@ pub fn read(text: &str, path: &Path) -> Result<Example, SuiteError> {
         polys.push((ij[0], ij[1], lp, the_piece(&rel)));
     }
     if let Some(&(line, text)) = r.lines.get(r.pos) {
-        return Err(r.err(line, first_column(text), format!("expected the end of the file after the {n_polys} conflict polyhedra it declares, found `{}`", text.trim())));
+        return Err(r.err(
+            line,
+            first_column(text),
+            format!("expected the end of the file after the {n_polys} conflict polyhedra it declares, found `{}`", text.trim()),
+        ));
     }
     // The count agrees with the content: the last statement is named by a polyhedron
     // (a statement after every one the polyhedra name would be an array of nothing).
@@ -339,8 +362,7 @@ fn build(
         let space = Set::from_basic(x0.with_space(Space::set(&pnames, Tuple::new(name.clone(), &dref)))?);
         let own: Vec<BasicSet> = pieces.iter().filter(|(a, b, _)| *a == s && *b == s).map(|(_, _, p)| p.clone()).collect();
         // No polyhedron of its own: an empty conflict set (its one piece has no point).
-        let conflicts =
-            if own.is_empty() { Set::from_basic(BasicSet::empty(rel_space(s, s))) } else { Set::from_pieces(rel_space(s, s), own)? };
+        let conflicts = if own.is_empty() { Set::from_basic(BasicSet::empty(rel_space(s, s))) } else { Set::from_pieces(rel_space(s, s), own)? };
         arrays.insert(
             name.clone(),
             ArraySpec {
@@ -362,7 +384,11 @@ fn build(
         let mut conflicts = Vec::new();
         for (a, b) in pairs {
             let ps: Vec<BasicSet> = pieces.iter().filter(|(x, y, _)| (*x, *y) == (a, b)).map(|(_, _, p)| p.clone()).collect();
-            conflicts.push(InterRelation { from: names[a].clone(), to: names[b].clone(), relation: Set::from_pieces(rel_space(a, b), ps)?.to_string() });
+            conflicts.push(InterRelation {
+                from: names[a].clone(),
+                to: names[b].clone(),
+                relation: Set::from_pieces(rel_space(a, b), ps)?.to_string(),
+            });
         }
         let section = InterSection { arrays: names.clone(), conflicts };
         extra.insert(SECTION.to_string(), serde_json::to_value(&section).map_err(|e| FormError::Program(e.to_string()))?);
