@@ -62,9 +62,23 @@ fn programs_yield_the_given_conflict_sets() {
                     continue;
                 };
                 match relation {
-                    "equal" => assert!(gs == cs, "{} {name} at {:?}: program conflicts differ from the given set ({} vs {} pairs; first extra: {:?} / missing: {:?})",
-                        ex.id, ex.instances[k], cs.len(), gs.len(), cs.difference(&gs).next(), gs.difference(&cs).next()),
-                    "subset" => assert!(cs.is_subset(&gs), "{} {name} at {:?}: program conflict {:?} not in the given set", ex.id, ex.instances[k], cs.difference(&gs).next()),
+                    "equal" => assert!(
+                        gs == cs,
+                        "{} {name} at {:?}: program conflicts differ from the given set ({} vs {} pairs; first extra: {:?} / missing: {:?})",
+                        ex.id,
+                        ex.instances[k],
+                        cs.len(),
+                        gs.len(),
+                        cs.difference(&gs).next(),
+                        gs.difference(&cs).next()
+                    ),
+                    "subset" => assert!(
+                        cs.is_subset(&gs),
+                        "{} {name} at {:?}: program conflict {:?} not in the given set",
+                        ex.id,
+                        ex.instances[k],
+                        cs.difference(&gs).next()
+                    ),
                     other => panic!("{}: unknown program_conflicts `{other}`", ex.id),
                 }
                 checked_one = true;

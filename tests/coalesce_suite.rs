@@ -63,8 +63,7 @@ fn check_suite(merge_max_pieces: usize) {
                 let raw = prog.conflict_set_uncoalesced(name).unwrap_or_else(|e| panic!("{}: {name}: {e}", ex.id));
                 let ms_raw = t.elapsed().as_secs_f64() * 1e3;
                 let t = std::time::Instant::now();
-                let (dropped, _) = coalesce_with_stats(&raw.relation, CoalesceMode::DropOnly)
-                    .unwrap_or_else(|e| panic!("{}: {name}: {e}", ex.id));
+                let (dropped, _) = coalesce_with_stats(&raw.relation, CoalesceMode::DropOnly).unwrap_or_else(|e| panic!("{}: {name}: {e}", ex.id));
                 let ms_drop = t.elapsed().as_secs_f64() * 1e3;
                 let t = std::time::Instant::now();
                 let mode = if raw.relation.n_pieces() <= merge_max_pieces { CoalesceMode::Merge } else { CoalesceMode::DropOnly };

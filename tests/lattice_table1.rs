@@ -27,15 +27,13 @@ use polyalloc_tests::{backends, method};
 /// Rows (example id, method, variant) not reproduced by polyalloc, with the reason.
 /// They must still give a verified mapping; their size and rows are printed, not
 /// asserted. None of them is a Lattice row: they are BBA rows, run with polyalloc's SMO.
-const NOT_REPRODUCED: &[(&str, &str, &str, &str)] = &[
-    (
-        "lattice-heat-2d-tiled",
-        "smo",
-        "",
-        "on the reconstructed conflict set, polyalloc's SMO finds (i - 2t) mod (4B - 3), (t + j) mod (2B - 2) \
+const NOT_REPRODUCED: &[(&str, &str, &str, &str)] = &[(
+    "lattice-heat-2d-tiled",
+    "smo",
+    "",
+    "on the reconstructed conflict set, polyalloc's SMO finds (i - 2t) mod (4B - 3), (t + j) mod (2B - 2) \
          (8B^2 - 14B + 6), smaller than the printed BBA mapping (20B^2 - 31B + 12)",
-    ),
-];
+)];
 
 /// Rows whose printed mapping is invalid: only the size is compared.
 const SIZE_ONLY: &[(&str, &str)] = &[("lattice-lbm-d3q19", "lattice")];

@@ -18,9 +18,9 @@
 //! mapping at one instance; the last tests run it through the facade.
 
 use polyalloc::fuzz::gen::Rng;
-use polyalloc_alloc_lattice::exact::{self, least_admissible_lattice};
 use polyalloc::limit::max_live;
 use polyalloc::{Input, Problem};
+use polyalloc_alloc_lattice::exact::{self, least_admissible_lattice};
 use polyalloc_formulation::checker::ConcreteVerdict;
 use polyalloc_formulation::int::lin::determinant;
 use polyalloc_formulation::{check_concrete, AffExpr, ModularMapping, StorageRow};
@@ -100,7 +100,6 @@ fn diamond_tile_lattice_reaches_max_live() {
         assert_eq!(smallest_lattice_index(&d, 10 * b), Some(4 * b - 4), "B = {b}");
     }
 }
-
 
 /// The crate's mapping of a lattice (`polyalloc_alloc_lattice::exact::kernel_mapping`).
 fn kernel_mapping(basis: &[Vec<i64>]) -> Vec<(Vec<i64>, i64)> {
@@ -242,7 +241,11 @@ fn in_lattice(b: &[Vec<i64>], v: &[i64]) -> bool {
     let d = det(b);
     let cofactor = |i: usize, j: usize| {
         let minor: Vec<Vec<i64>> = (0..n).filter(|&r| r != i).map(|r| (0..n).filter(|&c| c != j).map(|c| b[r][c]).collect()).collect();
-        if (i + j) % 2 == 0 { det(&minor) } else { -det(&minor) }
+        if (i + j) % 2 == 0 {
+            det(&minor)
+        } else {
+            -det(&minor)
+        }
     };
     (0..n).all(|j| (0..n).map(|i| v[i] * cofactor(j, i)).sum::<i64>() % d == 0)
 }
@@ -323,7 +326,8 @@ fn kernel_mapping_has_the_lattice_as_kernel() {
             }
             let rows = kernel_mapping(&b);
             assert_eq!(rows.iter().map(|r| r.1).product::<i64>(), k, "{b:?}");
-            let combinations: Vec<Vec<i64>> = random_vectors(&mut rng, 20, n, 3).iter().map(|c| (0..n).map(|j| (0..n).map(|i| c[i] * b[i][j]).sum()).collect()).collect();
+            let combinations: Vec<Vec<i64>> =
+                random_vectors(&mut rng, 20, n, 3).iter().map(|c| (0..n).map(|j| (0..n).map(|i| c[i] * b[i][j]).sum()).collect()).collect();
             for x in random_vectors(&mut rng, 30, n, 6).into_iter().chain(combinations) {
                 let zero = rows.iter().all(|(h, d)| h.iter().zip(&x).map(|(a, b)| a * b).sum::<i64>() % d == 0);
                 assert_eq!(zero, in_lattice(&b, &x), "{b:?} {x:?} {rows:?}");
@@ -331,7 +335,6 @@ fn kernel_mapping_has_the_lattice_as_kernel() {
         }
     }
 }
-
 
 /// `lattice-exact` through the facade at the largest instance of `id`: a mapping of
 /// `expected` cells whose kernel has the least index this file's search finds on its
@@ -389,7 +392,8 @@ fn best_reaches_max_live_on_lbm_d3q27() {
     let best = polyalloc::registry().get("best").expect("registered");
     let backend = polyalloc::backend("microlp").expect("backend");
     let v = polyalloc::run(&input, best, "A", &backend, polyalloc::RunOptions::default()).expect("best");
-    let details: polyalloc::best::BestDetails = serde_json::from_value(serde_json::Value::Object(v.outcome.details.clone().into_iter().collect())).expect("best details");
+    let details: polyalloc::best::BestDetails =
+        serde_json::from_value(serde_json::Value::Object(v.outcome.details.clone().into_iter().collect())).expect("best details");
     assert_eq!(details.winner, "lattice-exact");
     let winner = details.candidates.iter().find(|c| c.method == details.winner).expect("the winner is a candidate");
     assert_eq!(winner.size_at, Some(ml));
@@ -417,7 +421,8 @@ fn best_prefers_a_parametric_mapping_on_a_tie() {
     let best = polyalloc::registry().get("best").expect("registered");
     let backend = polyalloc::backend("microlp").expect("backend");
     let v = polyalloc::run(&input, best, "A", &backend, polyalloc::RunOptions::default()).expect("best");
-    let details: polyalloc::best::BestDetails = serde_json::from_value(serde_json::Value::Object(v.outcome.details.clone().into_iter().collect())).expect("best details");
+    let details: polyalloc::best::BestDetails =
+        serde_json::from_value(serde_json::Value::Object(v.outcome.details.clone().into_iter().collect())).expect("best details");
     let size = |m: &str| details.candidates.iter().find(|c| c.method == m).and_then(|c| c.size_at);
     assert_eq!(size("lattice-exact"), size("smo"), "{:?}", details.candidates);
     assert_eq!(details.winner, "smo");

@@ -97,18 +97,29 @@ fn g0_matches_independent_derivation() {
         let simp = &ex.extra["flow"]["simplified"];
         let name = |i: usize| seq.nests[i].name.clone();
         let mut ours: Vec<String> = r.g0.l_edges.iter().map(|e| format!("{}>{}:{:?}", name(e.from), name(e.to), e.distance)).collect();
-        let mut theirs: Vec<String> = simp["l_edges"].as_array().unwrap().iter().map(|e| {
-            let d: Vec<i64> = e["distance"].as_array().unwrap().iter().map(|x| x.as_i64().unwrap()).collect();
-            format!("{}>{}:{:?}", e["from"].as_str().unwrap(), e["to"].as_str().unwrap(), d)
-        }).collect();
+        let mut theirs: Vec<String> = simp["l_edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                let d: Vec<i64> = e["distance"].as_array().unwrap().iter().map(|x| x.as_i64().unwrap()).collect();
+                format!("{}>{}:{:?}", e["from"].as_str().unwrap(), e["to"].as_str().unwrap(), d)
+            })
+            .collect();
         ours.sort();
         theirs.sort();
         assert_eq!(ours, theirs, "{id} L-edges");
-        let mut ours: Vec<String> = r.g0.m_edges.iter().map(|e| format!("{}>{}:{}:{:?}", name(e.from), name(e.to), seq.writes[e.write].id, e.extended)).collect();
-        let mut theirs: Vec<String> = simp["m_edges"].as_array().unwrap().iter().map(|e| {
-            let d: Vec<i64> = e["extended_distance"].as_array().unwrap().iter().map(|x| x.as_i64().unwrap()).collect();
-            format!("{}>{}:{}:{:?}", e["from"].as_str().unwrap(), e["to"].as_str().unwrap(), e["write"].as_str().unwrap(), d)
-        }).collect();
+        let mut ours: Vec<String> =
+            r.g0.m_edges.iter().map(|e| format!("{}>{}:{}:{:?}", name(e.from), name(e.to), seq.writes[e.write].id, e.extended)).collect();
+        let mut theirs: Vec<String> = simp["m_edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                let d: Vec<i64> = e["extended_distance"].as_array().unwrap().iter().map(|x| x.as_i64().unwrap()).collect();
+                format!("{}>{}:{}:{:?}", e["from"].as_str().unwrap(), e["to"].as_str().unwrap(), e["write"].as_str().unwrap(), d)
+            })
+            .collect();
         ours.sort();
         theirs.sort();
         assert_eq!(ours, theirs, "{id} M-edges");
@@ -150,9 +161,13 @@ fn flow_optimum_equals_brute_force() {
             if legal {
                 let mut sum = 0i128;
                 for w in 0..seq.writes.len() {
-                    let need = seq.edges.iter().filter(|e| e.write == Some(w)).map(|e| {
-                        p[e.to] as i128 - p[e.from] as i128 + dot(&e.distance) + dot(e.extension.as_ref().unwrap())
-                    }).max().unwrap();
+                    let need = seq
+                        .edges
+                        .iter()
+                        .filter(|e| e.write == Some(w))
+                        .map(|e| p[e.to] as i128 - p[e.from] as i128 + dot(&e.distance) + dot(e.extension.as_ref().unwrap()))
+                        .max()
+                        .unwrap();
                     sum += need.min(total); // formula (4)
                 }
                 best = Some(best.map_or(sum, |b: i128| b.min(sum)));
@@ -413,7 +428,9 @@ fn details_compare_the_papers_intermediate_results() {
     let b = backend("microlp").expect("built-in backend");
     let v = run(&input("flow-example2"), flow, "ZB", &b, RunOptions::default()).expect("verified");
     let d = details(&v.outcome);
-    let shifts = |p: [[i64; 2]; 4]| -> BTreeMap<String, Vec<i64>> { ["L1", "L2", "L3", "L4"].iter().map(|n| n.to_string()).zip(p.iter().map(|v| v.to_vec())).collect() };
+    let shifts = |p: [[i64; 2]; 4]| -> BTreeMap<String, Vec<i64>> {
+        ["L1", "L2", "L3", "L4"].iter().map(|n| n.to_string()).zip(p.iter().map(|v| v.to_vec())).collect()
+    };
     assert_eq!(d.objective_for_shifts(&shifts([[1, 0], [0, 0], [1, 0], [1, 0]])), Some(vec![1, 3]));
     // L2 shifted ahead of L3 and L4 breaks the L-edges of distance (-1, 0).
     assert_eq!(d.objective_for_shifts(&shifts([[1, 0], [1, 0], [1, 0], [1, 0]])), None);
@@ -421,7 +438,9 @@ fn details_compare_the_papers_intermediate_results() {
     let paper_flow = [arc("L1", "L3"), arc("L2", "L4"), arc("L3", "L1(1)"), arc("L4", "L2(1)")];
     assert_eq!(d.compare_flow(&paper_flow), polyalloc_alloc_flow::details::FlowComparison::SameObjective);
     assert_eq!(d.compare_flow(&paper_flow[..3]), polyalloc_alloc_flow::details::FlowComparison::Differ);
-    let q: BTreeMap<String, Vec<i64>> =
-        [("L1", [1, 0]), ("L2", [0, 0]), ("L3", [1, 0]), ("L4", [1, 0]), ("L1(1)", [1, 2]), ("L2(1)", [1, 1])].iter().map(|(k, v)| (k.to_string(), v.to_vec())).collect();
+    let q: BTreeMap<String, Vec<i64>> = [("L1", [1, 0]), ("L2", [0, 0]), ("L3", [1, 0]), ("L4", [1, 0]), ("L1(1)", [1, 2]), ("L2(1)", [1, 1])]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_vec()))
+        .collect();
     assert_eq!(d.problem2_objective_for(&q), Some(vec![-1, -3]));
 }

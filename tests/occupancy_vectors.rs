@@ -13,7 +13,9 @@
 // The schedule constraints are written as the paper prints them (`a - b - 1 >= 0`).
 #![allow(clippy::int_plus_one)]
 
-use polyalloc_alloc_ov::{induced, print, problem_under, read_details, sequential, uov, AovDetails, DependenceSource, Engine, OvDetails, OvOptions, Setup, UovDetails};
+use polyalloc_alloc_ov::{
+    induced, print, problem_under, read_details, sequential, uov, AovDetails, DependenceSource, Engine, OvDetails, OvOptions, Setup, UovDetails,
+};
 use polyalloc_formulation::checker::{check_concrete, ConcreteVerdict};
 use polyalloc_formulation::{ModularMapping, Polynomial};
 use polyalloc_ilp::Solver;
@@ -173,10 +175,12 @@ fn example1_uov_survives_random_legal_orders() {
             let ready: Vec<(i64, i64)> = (1..=m)
                 .flat_map(|i| (1..=n).map(move |j| (i, j)))
                 .filter(|p| !done.contains(p))
-                .filter(|&(i, j)| deps.iter().all(|(di, dj)| {
-                    let (pi, pj) = (i - di, j - dj);
-                    !(pi >= 1 && pj >= 1 && pj <= n) || done.contains(&(pi, pj))
-                }))
+                .filter(|&(i, j)| {
+                    deps.iter().all(|(di, dj)| {
+                        let (pi, pj) = (i - di, j - dj);
+                        !(pi >= 1 && pj >= 1 && pj <= n) || done.contains(&(pi, pj))
+                    })
+                })
                 .collect();
             let p = ready[(rnd() % ready.len() as u64) as usize];
             done.insert(p);

@@ -36,21 +36,12 @@ fn table(pe: &PughExample) -> Problem {
 
 type Pair = (String, Vec<i64>, String, Vec<i64>);
 
-fn pairs_of<'a>(
-    pe: &PughExample,
-    deps: impl Iterator<Item = (usize, usize, &'a Map)>,
-    params: &[i64],
-) -> BTreeSet<Pair> {
+fn pairs_of<'a>(pe: &PughExample, deps: impl Iterator<Item = (usize, usize, &'a Map)>, params: &[i64]) -> BTreeSet<Pair> {
     let mut out = BTreeSet::new();
     for (s, t, rel) in deps {
         let ni = rel.space().n_in();
         for p in rel.enumerate(params, 200_000).unwrap() {
-            out.insert((
-                pe.program.statements[s].name.clone(),
-                p[..ni].to_vec(),
-                pe.program.statements[t].name.clone(),
-                p[ni..].to_vec(),
-            ));
+            out.insert((pe.program.statements[s].name.clone(), p[..ni].to_vec(), pe.program.statements[t].name.clone(), p[ni..].to_vec()));
         }
     }
     out
@@ -82,31 +73,13 @@ fn dependence_analysis_against_tables_2_to_4() {
             let computed = pe.computed_dependences(solver).unwrap();
             for params in pe.instances.iter().take(2) {
                 let ord = |b: bool| {
-                    let c = pairs_of(
-                        &pe,
-                        computed
-                            .iter()
-                            .filter(|d| d.kind.orders() == b)
-                            .map(|d| (d.source, d.target, &d.relation)),
-                        params,
-                    );
-                    let t = pairs_of(
-                        &pe,
-                        table
-                            .deps
-                            .iter()
-                            .filter(|d| d.kind.orders() == b)
-                            .map(|d| (d.source, d.target, &d.relation)),
-                        params,
-                    );
+                    let c = pairs_of(&pe, computed.iter().filter(|d| d.kind.orders() == b).map(|d| (d.source, d.target, &d.relation)), params);
+                    let t = pairs_of(&pe, table.deps.iter().filter(|d| d.kind.orders() == b).map(|d| (d.source, d.target, &d.relation)), params);
                     (c, t)
                 };
                 let (comp, table) = ord(true);
                 let extra: BTreeSet<Pair> = comp.difference(&table).cloned().collect();
-                assert!(
-                    table.is_subset(&comp),
-                    "{id} {params:?}: a printed dependence is not computed"
-                );
+                assert!(table.is_subset(&comp), "{id} {params:?}: a printed dependence is not computed");
                 let mut want = BTreeSet::new();
                 match id {
                     "pugh-example1" => {
@@ -158,8 +131,7 @@ fn transitive_self_dependences_of_example2() {
     let pe = load("pugh-example2");
     for solver in backends() {
         for st in 0..2 {
-            let (m, exact) =
-                schedule::transitive_self_dependences(&table(&pe), st, &pe.options(false), solver.as_ref()).unwrap();
+            let (m, exact) = schedule::transitive_self_dependences(&table(&pe), st, &pe.options(false), solver.as_ref()).unwrap();
             assert!(exact);
             let dd = polyalloc_sched::rel::distances(&m).unwrap();
             // (At the smallest instance, n = 5 and m = 6, the chains do not fit.)
@@ -202,30 +174,15 @@ fn schedules_and_trials_reproduce_the_paper() {
             let pe = load(id);
             let runs = reproduce(&pe, solver.as_ref()).unwrap();
             for run in &runs {
-                let mut trials: Vec<_> = pe
-                    .entries
-                    .iter()
-                    .filter(|e| e.role == "trial" && e.respect_broadcast == run.respect_broadcast)
-                    .collect();
+                let mut trials: Vec<_> = pe.entries.iter().filter(|e| e.role == "trial" && e.respect_broadcast == run.respect_broadcast).collect();
                 // Appendix 4 lists the succeeding candidate as the final schedule.
                 if trials.last().is_some_and(|t| !t.expect_valid) {
-                    trials.extend(
-                        pe.entries
-                            .iter()
-                            .filter(|e| e.role == "final" && e.statements.len() == 1),
-                    );
+                    trials.extend(pe.entries.iter().filter(|e| e.role == "final" && e.statements.len() == 1));
                 }
                 if !trials.is_empty() {
                     assert_eq!(run.outcome.trials.len(), trials.len(), "{id}: number of trials");
                     for (ours, paper) in run.outcome.trials.iter().zip(&trials) {
-                        let want: Vec<i64> = paper
-                            .schedule
-                            .get(&ours.stmt)
-                            .unwrap()
-                            .coeffs
-                            .iter()
-                            .map(|c| c / paper.schedule.scale)
-                            .collect();
+                        let want: Vec<i64> = paper.schedule.get(&ours.stmt).unwrap().coeffs.iter().map(|c| c / paper.schedule.scale).collect();
                         assert_eq!(ours.coeffs, want, "{id}: trial {}", paper.location);
                         assert_eq!(ours.violated.is_none(), paper.expect_valid, "{id}: {}", paper.location);
                         if let (Some(v), Some(d)) = (&ours.violated, &paper.violated_distance) {
@@ -237,17 +194,11 @@ fn schedules_and_trials_reproduce_the_paper() {
                     .entries
                     .iter()
                     .filter(|e| {
-                        e.role == "final"
-                            && e.respect_broadcast == run.respect_broadcast
-                            && e.variant.as_deref().is_none_or(|v| !v.contains("late"))
+                        e.role == "final" && e.respect_broadcast == run.respect_broadcast && e.variant.as_deref().is_none_or(|v| !v.contains("late"))
                     })
                     .collect();
                 assert_eq!(finals.len(), 1, "{id}");
-                assert!(
-                    run.outcome.schedule.same_as(&finals[0].schedule),
-                    "{id}: got {:?}",
-                    run.texts
-                );
+                assert!(run.outcome.schedule.same_as(&finals[0].schedule), "{id}: got {:?}", run.texts);
                 // Sec. 3 then Sec. 4: from the dependences computed from the accesses, the
                 // same schedule.
                 assert!(run.from_table, "{id}");
@@ -308,11 +259,7 @@ fn paper_code(id: &str, broadcasts: bool, q: &[i64]) -> Trace {
             let n = q[0];
             if broadcasts {
                 for t in 4 - n..=2 * n - 1 {
-                    steps.push(
-                        (1.max(cdiv(t, 2))..=fdiv(n - 1 + t, 3).min(n - 1))
-                            .map(|c| (0, vec![c, 3 * c - t]))
-                            .collect(),
-                    );
+                    steps.push((1.max(cdiv(t, 2))..=fdiv(n - 1 + t, 3).min(n - 1)).map(|c| (0, vec![c, 3 * c - t])).collect());
                     let mut s = Vec::new();
                     for c in 1.max(t - n)..=fdiv(n - 1 + t, 3).min(n - 1) {
                         for k in c.max(t - c)..=(n - 1 + t - 2 * c).min(n) {
@@ -325,10 +272,7 @@ fn paper_code(id: &str, broadcasts: bool, q: &[i64]) -> Trace {
                 for t in 3 - n..=n - 1 {
                     let cs = 1.max(t)..=fdiv(n - 1 + t, 2).min(n - 1);
                     steps.push(cs.clone().map(|c| (0, vec![c, 2 * c - t])).collect());
-                    steps.push(
-                        cs.flat_map(|c| (c..=n).map(move |k| (1, vec![c, 2 * c - t, k])))
-                            .collect(),
-                    );
+                    steps.push(cs.flat_map(|c| (c..=n).map(move |k| (1, vec![c, 2 * c - t, k]))).collect());
                 }
             }
         }
@@ -397,8 +341,7 @@ fn schedule_method_through_the_front_door() {
         assert_eq!(targets, want, "{id}");
         for b in &backends {
             for t in &targets {
-                let v = polyalloc::run(&input, method, t, b, RunOptions::default())
-                    .unwrap_or_else(|e| panic!("{id} {t} on {}: {e}", b.name));
+                let v = polyalloc::run(&input, method, t, b, RunOptions::default()).unwrap_or_else(|e| panic!("{id} {t} on {}: {e}", b.name));
                 assert!(v.outcome.mapping.is_none() && v.outcome.obligations.is_empty());
                 let labels: Vec<&str> = v.outcome.executions.iter().map(|c| c.label.as_str()).collect();
                 assert_eq!(labels, ["schedule", "generated loops"], "{id}");
@@ -413,9 +356,7 @@ fn schedule_method_through_the_front_door() {
                     .entries
                     .iter()
                     .filter(|e| {
-                        e.role == "final"
-                            && e.respect_broadcast == d.respect_broadcast
-                            && e.variant.as_deref().is_none_or(|v| !v.contains("late"))
+                        e.role == "final" && e.respect_broadcast == d.respect_broadcast && e.variant.as_deref().is_none_or(|v| !v.contains("late"))
                     })
                     .collect();
                 assert_eq!(finals.len(), 1, "{id}");
@@ -468,9 +409,7 @@ fn executor_rejects_the_failing_trials() {
             label: e.location.clone(),
             program: pe.program.clone(),
             reduction_arrays: pe.reduction_arrays.clone(),
-            order: Order::Time(Arc::new(move |_: usize, q: &[i64], it: &[i64]| -> Result<Vec<i64>, ProgramError> {
-                Ok(vec![s.time("s1", q, it)?])
-            })),
+            order: Order::Time(Arc::new(move |_: usize, q: &[i64], it: &[i64]| -> Result<Vec<i64>, ProgramError> { Ok(vec![s.time("s1", q, it)?]) })),
             storage: StoragePlan::Fixed(Storage::new()),
             instances: pe.instances[1..2].to_vec(),
         };

@@ -24,13 +24,7 @@ fn oriented(problem: &Problem, order: &[usize]) -> Problem {
         disj.push(format!("({})", c.join(" and ")));
     }
     let name = problem.array();
-    let text = format!(
-        "[{}] -> {{ {name}[{}] -> {name}[{}] : {} }}",
-        problem.params().join(", "),
-        xs.join(", "),
-        ys.join(", "),
-        disj.join(" or ")
-    );
+    let text = format!("[{}] -> {{ {name}[{}] -> {name}[{}] : {} }}", problem.params().join(", "), xs.join(", "), ys.join(", "), disj.join(" or "));
     let lex = Map::parse(&text).expect("lexicographic order parses");
     let half = sym.intersect(&lex).expect("same space");
     Problem { conflicts: ConflictSet::from_map(half, ConflictForm::Half).expect("relation"), ..problem.clone() }

@@ -192,9 +192,8 @@ fn settled_first_hyperplane_agrees_with_the_plain_ilp_on_random_conflict_sets() 
         let path = std::path::PathBuf::from(format!("fuzz/{}.json", c.id));
         let ex = Example::from_str(&c.to_json().to_string(), &path).expect("a fuzz case loads");
         let Ok(problem) = ex.problem("A") else { continue };
-        let within = |m: &Smo| {
-            polyalloc_ilp::budget::scoped("microlp", Some(std::time::Duration::from_secs(5)), || m.find_mapping(&problem, solver.as_ref()))
-        };
+        let within =
+            |m: &Smo| polyalloc_ilp::budget::scoped("microlp", Some(std::time::Duration::from_secs(5)), || m.find_mapping(&problem, solver.as_ref()));
         let (Ok(a), Ok(b)) = (within(&settled), within(&plain)) else { continue };
         let (Some(ra), Some(rb)) = (a.rows.first(), b.rows.first()) else {
             assert_eq!(a.rows.len(), b.rows.len(), "{}: {a} vs {b}", c.id);

@@ -40,9 +40,7 @@ fn smo(c: &mut Criterion) {
                 group.sample_size(10);
                 for name in reg.names() {
                     let Ok(solver) = reg.create(name) else { continue };
-                    group.bench_function(name, |b| {
-                        b.iter(|| allocate(*m, &problem, solver.as_ref()).map(|a| a.mapping))
-                    });
+                    group.bench_function(name, |b| b.iter(|| allocate(*m, &problem, solver.as_ref()).map(|a| a.mapping)));
                 }
                 group.finish();
             }

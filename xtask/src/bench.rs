@@ -4,9 +4,9 @@
 //! per-backend micro-benchmark of single ILPs, see `cargo bench -p polyalloc-solvers`
 //! (criterion).
 
+use crate::results::{BenchRecord, ReferenceTime, ResultsFile, Spread};
 use crate::XtaskError;
 use indicatif::ProgressBar;
-use crate::results::{BenchRecord, ReferenceTime, ResultsFile, Spread};
 use polyalloc::run as facade;
 use polyalloc::{Input, Method, Status};
 use std::fmt::Write;
@@ -146,8 +146,7 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
     bench_flow::extend(opts, inputs.iter().zip(&plans).filter(|(_, p)| !p.is_empty()).map(|(i, _)| &i.example), &mut out)?;
     if opts.scale {
         let registry = polyalloc::registry();
-        let scale_methods: Vec<String> =
-            methods.iter().filter(|m| registry.allocator(m.name()).is_some()).map(|m| m.name().to_string()).collect();
+        let scale_methods: Vec<String> = methods.iter().filter(|m| registry.allocator(m.name()).is_some()).map(|m| m.name().to_string()).collect();
         let so = crate::scale::Options {
             methods: scale_methods,
             repeat,
@@ -230,7 +229,9 @@ pub fn references_markdown(f: &ResultsFile) -> String {
     }
     let mut s = String::from("\n### Against reference tools: the method alone (a diagnosis)\n\n");
     s.push_str("polyalloc's time is the method's wall-clock time in process (median over the runs; the file already read, verification excluded); the reference is the other tool's whole-process CPU time as recorded in the bench-suite file (`reference_times`, with its source). This is not what a user waits for: the whole process, side by side, is in the section on the SMO tool's inputs as whole processes.\n\n");
-    s.push_str(&format!("| example | array | method | backend | reference tool input | reference ms | polyalloc ms (median) | speed-up | {TARGET_RATIO}x |\n"));
+    s.push_str(&format!(
+        "| example | array | method | backend | reference tool input | reference ms | polyalloc ms (median) | speed-up | {TARGET_RATIO}x |\n"
+    ));
     s.push_str("|---|---|---|---|---|---|---|---|---|\n");
     for b in rows {
         let Some(r) = &b.reference else { continue };

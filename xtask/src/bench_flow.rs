@@ -21,10 +21,10 @@
 //! intermediate problem and its checks) once for all instances, the ILP one instance.
 //! `cargo bench -p polyalloc-alloc-flow` compares both optimised.
 
-use crate::XtaskError;
-use polyalloc_alloc_flow::{algorithm, ilp, vecs, LoopSequence};
 use crate::results::{BenchRecord, ResultsFile, Spread};
+use crate::XtaskError;
 use polyalloc::run;
+use polyalloc_alloc_flow::{algorithm, ilp, vecs, LoopSequence};
 use polyalloc_suite::Example;
 use std::time::Instant;
 

@@ -305,9 +305,7 @@ pub fn markdown(f: &ResultsFile) -> String {
         "`polyalloc allocate FILE --method smo|smo-inter --params {} --json` run as a user runs it: the release binary `{}` \
 (`cargo build --release -p polyalloc-cli`, default features), each input of the SMO tool's corpus a child process. {}. \
 Times in ms: polyalloc's median (min - max); peak RSS: median.\n",
-        wp.params,
-        wp.binary,
-        wp.measure
+        wp.params, wp.binary, wp.measure
     );
     let _ = writeln!(
         s,

@@ -4,8 +4,8 @@
 //! change only here, through `cargo xtask report`, or through an explicit `--out`.
 
 use crate::report::{self, Inputs};
-use crate::XtaskError;
 use crate::results::ResultsFile;
+use crate::XtaskError;
 use std::path::{Path, PathBuf};
 
 /// Copies `from/latest.json` to `refs/baseline.json` (keeping the old reference's

@@ -9,8 +9,8 @@
 //! Needs clang-19 and opt-19 with Polly; without them it says so and does nothing
 //! (the main job, which folds a quick subset, too).
 
-use crate::results::{CArray, CRecord, ResultsFile};
 use crate::md::human_bytes;
+use crate::results::{CArray, CRecord, ResultsFile};
 use crate::svg::{hbar_chart, Bar, Group};
 use crate::XtaskError;
 use polyalloc_fold::{fold, FoldOptions, Role, Toolchain, Verdict};
@@ -97,7 +97,9 @@ pub fn markdown(records: &[CRecord]) -> String {
         let (b, a) = r.bytes();
         let folded = r.arrays.iter().filter(|x| x.report.folded.is_some()).count();
         let mem = match (&r.original, &r.folded) {
-            (Some(o), Some(f)) => format!("{} -> {} ({:.2}x)", kb(o.peak_rss_kb), kb(f.peak_rss_kb), f.peak_rss_kb as f64 / o.peak_rss_kb.max(1) as f64),
+            (Some(o), Some(f)) => {
+                format!("{} -> {} ({:.2}x)", kb(o.peak_rss_kb), kb(f.peak_rss_kb), f.peak_rss_kb as f64 / o.peak_rss_kb.max(1) as f64)
+            }
             _ => "-".into(),
         };
         let time = match (&r.original, &r.folded) {
@@ -198,7 +200,13 @@ pub fn ratio_svg(records: &[CRecord]) -> String {
             })
         })
         .collect();
-    hbar_chart("C corpus: folded / original (below 1: the folded program is smaller, faster)", "ratio (log scale)", &groups, &series, Some("1 (no change)"))
+    hbar_chart(
+        "C corpus: folded / original (below 1: the folded program is smaller, faster)",
+        "ratio (log scale)",
+        &groups,
+        &series,
+        Some("1 (no change)"),
+    )
 }
 
 /// Replaces the records of `file` of the (kernel, backend) pairs of `records` by them.

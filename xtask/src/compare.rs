@@ -106,13 +106,7 @@ impl Report {
             );
         }
         let n = self.regressions().len();
-        let _ = writeln!(
-            s,
-            "\n{} compared, {} regression{}.",
-            self.rows.len(),
-            n,
-            if n == 1 { "" } else { "s" }
-        );
+        let _ = writeln!(s, "\n{} compared, {} regression{}.", self.rows.len(), n, if n == 1 { "" } else { "s" });
         s
     }
 }
@@ -189,9 +183,7 @@ pub fn compare(old: &[Record], new: &[Record]) -> Report {
             (None, None) => continue,
         };
         let time_ratio = match (o, n) {
-            (Some(o), Some(n)) if o.solve_ms > 0.0 && n.status == Status::Ok && o.status == Status::Ok => {
-                Some(n.solve_ms / o.solve_ms)
-            }
+            (Some(o), Some(n)) if o.solve_ms > 0.0 && n.status == Status::Ok && o.status == Status::Ok => Some(n.solve_ms / o.solve_ms),
             _ => None,
         };
         rows.push(Row {

@@ -21,12 +21,12 @@ use polyalloc::{Input, Record};
 use polyalloc_suite::Example;
 use std::time::Duration;
 
+#[path = "extra/flow.rs"]
+mod flow;
 #[path = "extra/ov.rs"]
 mod ov;
 #[path = "extra/sched.rs"]
 mod sched;
-#[path = "extra/flow.rs"]
-mod flow;
 
 /// The paper rows of a program paper (000, 002, 003), from the records the registry's
 /// methods produced for one example. Each module reads its method's typed details back

@@ -133,11 +133,10 @@ pub fn default_bin() -> Result<PathBuf, Error> {
     }
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     eprintln!("xtask: fuzz-input: no polyalloc binary next to xtask; running `cargo build -p polyalloc-cli`");
-    let status = Command::new(&cargo)
-        .args(["build", "--quiet", "-p", "polyalloc-cli"])
-        .current_dir(crate::workspace_root())
-        .status()
-        .map_err(|e| Error::Input(format!("cannot run `cargo build -p polyalloc-cli` to build the polyalloc binary: {e}; build it or give --bin")))?;
+    let status =
+        Command::new(&cargo).args(["build", "--quiet", "-p", "polyalloc-cli"]).current_dir(crate::workspace_root()).status().map_err(|e| {
+            Error::Input(format!("cannot run `cargo build -p polyalloc-cli` to build the polyalloc binary: {e}; build it or give --bin"))
+        })?;
     if !status.success() {
         return Err(Error::Input(format!("`cargo build -p polyalloc-cli` failed ({status}); build the polyalloc binary or give --bin")));
     }
@@ -444,8 +443,8 @@ const BIG_VALID: [&str; 5] = ["1000000", "2147483648", "1099511627776", "4611686
 /// Characters inserted into text: syntax, digits, whitespace and control characters,
 /// non-ASCII letters, a zero-width space, a byte order mark.
 const HOSTILE_CHARS: [char; 32] = [
-    '{', '}', '[', ']', '(', ')', ':', ';', '-', '>', '<', '=', '#', '\n', ' ', '0', '9', 'N', 'x', 'é', '∀', '\u{0}', '\u{200b}',
-    '\t', '"', '\\', '*', '/', '%', '\u{feff}', ',', '\r',
+    '{', '}', '[', ']', '(', ')', ':', ';', '-', '>', '<', '=', '#', '\n', ' ', '0', '9', 'N', 'x', 'é', '∀', '\u{0}', '\u{200b}', '\t', '"', '\\',
+    '*', '/', '%', '\u{feff}', ',', '\r',
 ];
 
 fn replace_digit_run(rng: &mut Rng, text: &str, with: &str) -> Option<String> {
@@ -600,7 +599,8 @@ fn gen_smo(rng: &mut Rng, files: &[(String, String)]) -> (String, Content, Strin
             _ => {
                 if !c.is_empty() {
                     let i = c[rng.below(c.len())];
-                    let (from, to) = rng.pick(&[("N0", "N1"), ("[N0] -> ", ""), ("->", "-> ->"), (":", ""), ("and", "or"), ("{", "{{"), ("N0", "N0, N0")]);
+                    let (from, to) =
+                        rng.pick(&[("N0", "N1"), ("[N0] -> ", ""), ("->", "-> ->"), (":", ""), ("and", "or"), ("{", "{{"), ("N0", "N0, N0")]);
                     lines[i] = lines[i].replacen(from, to, 1);
                     what.push(format!("`{from}` -> `{to}` on line {}", i + 1));
                 } else {
@@ -742,7 +742,8 @@ fn lookup<'a>(v: &'a Value, path: &[Seg]) -> Option<&'a Value> {
 }
 
 fn mutate_suite_value(rng: &mut Rng, v: &mut Value, what: &mut Vec<String>) {
-    let params: Vec<String> = v.get("params").and_then(Value::as_array).map(|a| a.iter().filter_map(|p| p.as_str().map(str::to_string)).collect()).unwrap_or_default();
+    let params: Vec<String> =
+        v.get("params").and_then(Value::as_array).map(|a| a.iter().filter_map(|p| p.as_str().map(str::to_string)).collect()).unwrap_or_default();
     match rng.below(15) {
         0..=2 => {
             // A random node: deleted, null, the wrong type, empty.
@@ -1063,7 +1064,14 @@ fn apply_defect(rng: &mut Rng, p: &mut Prog, d: usize) -> String {
         }
         4 => {
             let w = if two_d {
-                rng.pick(&["A[t + 1000000, i]", "A[t, i - N]", "A[1000000000*t, i]", "A[9223372036854775807 + t, i]", "A[-t - 1, i]", "A[4611686018427387904*t, -9223372036854775807*i]"])
+                rng.pick(&[
+                    "A[t + 1000000, i]",
+                    "A[t, i - N]",
+                    "A[1000000000*t, i]",
+                    "A[9223372036854775807 + t, i]",
+                    "A[-t - 1, i]",
+                    "A[4611686018427387904*t, -9223372036854775807*i]",
+                ])
             } else {
                 rng.pick(&["A[i + 1000000]", "A[i - N]", "A[1000000000*i]", "A[9223372036854775807 + i]", "A[-i - 1]", "A[-9223372036854775807*i]"])
             };
@@ -1206,7 +1214,8 @@ fn pathology(rng: &mut Rng, x: &str, y: &str) -> (String, String) {
             }
         }
         5 => {
-            let j = rng.pick(&["2N > X", "2 (X + 1) > Y", "1 N >= X", "2X >= 0", "N N > 0", "X Y > 0", "2 2 > 0", "(X)(Y) > 0", "3(X) > 0", "X2N >= 0"]);
+            let j =
+                rng.pick(&["2N > X", "2 (X + 1) > Y", "1 N >= X", "2X >= 0", "N N > 0", "X Y > 0", "2 2 > 0", "(X)(Y) > 0", "3(X) > 0", "X2N >= 0"]);
             let s = j.replace('X', x).replace('Y', y);
             (s.clone(), format!("juxtaposition `{s}`"))
         }
@@ -1216,7 +1225,10 @@ fn pathology(rng: &mut Rng, x: &str, y: &str) -> (String, String) {
         }
         7 => {
             let k = rng.log_range(5, 40);
-            (repeat_join(|k| format!("({x} = {k} or {y} = {k} or {x} + {y} = {k})"), k, " and "), format!("conjunction of {k} three-way disjunctions (3^{k} in normal form)"))
+            (
+                repeat_join(|k| format!("({x} = {k} or {y} = {k} or {x} + {y} = {k})"), k, " and "),
+                format!("conjunction of {k} three-way disjunctions (3^{k} in normal form)"),
+            )
         }
         8 => {
             let n = rng.log_range(10, 1000);
@@ -1388,7 +1400,8 @@ fn gen_bytes(rng: &mut Rng) -> (String, Content, String) {
             (format!("{}{}", open.repeat(n), close.repeat(n)).into_bytes(), format!("JSON nested {n} deep (`{open}`)"))
         }
         6 => {
-            let s = rng.pick(&["null", "true", "0", "\"x\"", "[]", "{}", "1e999999", "-0", "99999999999999999999999", "\"", "{\"id\":", "\u{feff}{}"]);
+            let s =
+                rng.pick(&["null", "true", "0", "\"x\"", "[]", "{}", "1e999999", "-0", "99999999999999999999999", "\"", "{\"id\":", "\u{feff}{}"]);
             (s.as_bytes().to_vec(), format!("the JSON text `{s}`"))
         }
         7 => {
@@ -1397,7 +1410,13 @@ fn gen_bytes(rng: &mut Rng) -> (String, Content, String) {
         }
         8 => {
             // A valid example in UTF-16 or behind a byte order mark.
-            let text = serde_json::to_string(&isl_example("[N] -> { A[i] : 0 <= i < N }", Some("[N] -> { A[i] -> A[i2] : i2 = i + 1 }"), "[N] -> { : N >= 2 }", None)).unwrap_or_default();
+            let text = serde_json::to_string(&isl_example(
+                "[N] -> { A[i] : 0 <= i < N }",
+                Some("[N] -> { A[i] -> A[i2] : i2 = i + 1 }"),
+                "[N] -> { : N >= 2 }",
+                None,
+            ))
+            .unwrap_or_default();
             if rng.chance(50) {
                 let mut b = vec![0xFF, 0xFE];
                 b.extend(text.encode_utf16().flat_map(|u| u.to_le_bytes()));
@@ -1829,8 +1848,18 @@ impl Report {
         }
         for o in crashes {
             s.push_str(&format!("### {} ({})\n\n", o.id(), o.family.name()));
-            s.push_str(&format!("* input: {} ({} bytes){}\n", o.what, o.file_bytes, o.saved.as_ref().map(|p| format!(", saved as `{}`", p.display())).unwrap_or_default()));
-            s.push_str(&format!("* crash: {}; {:.2} s{}\n", o.crash.as_deref().unwrap_or_default(), o.wall.as_secs_f64(), rss_text(o.peak_rss_kb, ", peak RSS ")));
+            s.push_str(&format!(
+                "* input: {} ({} bytes){}\n",
+                o.what,
+                o.file_bytes,
+                o.saved.as_ref().map(|p| format!(", saved as `{}`", p.display())).unwrap_or_default()
+            ));
+            s.push_str(&format!(
+                "* crash: {}; {:.2} s{}\n",
+                o.crash.as_deref().unwrap_or_default(),
+                o.wall.as_secs_f64(),
+                rss_text(o.peak_rss_kb, ", peak RSS ")
+            ));
             s.push_str(&format!("* reproduce: `{}`\n\n", o.reproduce.as_deref().unwrap_or_default()));
             s.push_str(&format!("```text\n{}\n```\n\n", o.stderr_head(12)));
         }
@@ -1913,13 +1942,29 @@ impl Report {
         let mut by_wall: Vec<&Outcome> = self.outcomes.iter().collect();
         by_wall.sort_by_key(|o| std::cmp::Reverse(o.wall));
         for o in by_wall.iter().take(5) {
-            s.push_str(&format!("| {} | {} | {} | {} | {:.2} | {} |\n", o.id(), o.family.name(), cell(&o.what), o.exit.label(), o.wall.as_secs_f64(), rss_text(o.peak_rss_kb, "")));
+            s.push_str(&format!(
+                "| {} | {} | {} | {} | {:.2} | {} |\n",
+                o.id(),
+                o.family.name(),
+                cell(&o.what),
+                o.exit.label(),
+                o.wall.as_secs_f64(),
+                rss_text(o.peak_rss_kb, "")
+            ));
         }
         s.push_str("\n## Largest 5 peak RSS\n\n| case | family | input | exit | wall (s) | peak RSS |\n|---|---|---|---|---:|---:|\n");
         let mut by_rss: Vec<&Outcome> = self.outcomes.iter().filter(|o| o.peak_rss_kb.is_some()).collect();
         by_rss.sort_by_key(|o| std::cmp::Reverse(o.peak_rss_kb));
         for o in by_rss.iter().take(5) {
-            s.push_str(&format!("| {} | {} | {} | {} | {:.2} | {} |\n", o.id(), o.family.name(), cell(&o.what), o.exit.label(), o.wall.as_secs_f64(), rss_text(o.peak_rss_kb, "")));
+            s.push_str(&format!(
+                "| {} | {} | {} | {} | {:.2} | {} |\n",
+                o.id(),
+                o.family.name(),
+                cell(&o.what),
+                o.exit.label(),
+                o.wall.as_secs_f64(),
+                rss_text(o.peak_rss_kb, "")
+            ));
         }
         let crashes = self.crashes();
         s.push_str(&format!("\n## Crashes: {}\n\n", crashes.len()));
@@ -1931,7 +1976,10 @@ impl Report {
         for o in &crashes {
             groups.entry(o.signature()).or_default().push(o);
         }
-        s.push_str(&format!("{} distinct (by exit and panic message):\n\n| signature | cases | families | first |\n|---|---:|---|---|\n", groups.len()));
+        s.push_str(&format!(
+            "{} distinct (by exit and panic message):\n\n| signature | cases | families | first |\n|---|---:|---|---|\n",
+            groups.len()
+        ));
         for (sig, os) in &groups {
             let fams: BTreeSet<&str> = os.iter().map(|o| o.family.name()).collect();
             s.push_str(&format!("| {} | {} | {} | {} |\n", cell(sig), os.len(), fams.into_iter().collect::<Vec<_>>().join(", "), os[0].id()));
@@ -1956,7 +2004,10 @@ fn rss_text(kb: Option<u64>, prefix: &str) -> String {
 /// never a crash of `polyalloc`.
 pub fn campaign(opts: &Options, progress: &(dyn Fn(usize) + Sync)) -> Result<Report, Error> {
     if !opts.bin.is_file() {
-        return Err(Error::Input(format!("{}: no such polyalloc binary (build it: `cargo build -p polyalloc-cli`, or give --bin)", opts.bin.display())));
+        return Err(Error::Input(format!(
+            "{}: no such polyalloc binary (build it: `cargo build -p polyalloc-cli`, or give --bin)",
+            opts.bin.display()
+        )));
     }
     let sources = Sources::load(&opts.smo_corpus, &opts.suite)?;
     let harness = Harness::detect();
@@ -2058,7 +2109,10 @@ mod tests {
 
     fn sources() -> Sources {
         Sources {
-            smo: vec![("x.smo.input".into(), "[N0] -> { [x0] : 0 <= x0 < N0 }\n[N0] -> { [y0] : 0 <= y0 < N0 }\ny0\n1\n1\n0 0\n[N0] -> { [x0] -> [y0] : y0 = x0 + 1 }\n".into())],
+            smo: vec![(
+                "x.smo.input".into(),
+                "[N0] -> { [x0] : 0 <= x0 < N0 }\n[N0] -> { [y0] : 0 <= y0 < N0 }\ny0\n1\n1\n0 0\n[N0] -> { [x0] -> [y0] : y0 = x0 + 1 }\n".into(),
+            )],
             suite: vec![("a".into(), json!({"id": "a", "params": ["N"], "instances": [{"N": 3}], "arrays": {"A": {"space": "[N] -> { A[i] }"}}}))],
             notes: Vec::new(),
         }

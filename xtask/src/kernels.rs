@@ -17,9 +17,9 @@
 //! build without rebuilding the harness in release.
 
 use clap::Args;
-use xtask::results::{KernelRecord, ResultsFile, Spread};
 use polyalloc_kernels::{check_outputs, measure, KernelError, KernelId, Measurement, Size};
 use std::path::PathBuf;
+use xtask::results::{KernelRecord, ResultsFile, Spread};
 use xtask::{split_list, suite_dir, workspace_root, XtaskError, EXIT_CHECK, EXIT_OK};
 
 #[derive(Args, Clone)]

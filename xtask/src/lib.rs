@@ -28,15 +28,15 @@
 //! `reproduce --strict` found a paper result not reproduced).
 
 pub mod bench;
-pub mod c_corpus;
 pub mod bless;
+pub mod c_corpus;
 pub mod compare;
 pub mod extra;
 pub mod fuzz;
 pub mod fuzz_input;
+pub mod limit;
 pub mod md;
 pub mod process;
-pub mod limit;
 pub mod report;
 pub mod reproduce;
 pub mod results;

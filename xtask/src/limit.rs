@@ -68,14 +68,7 @@ pub fn rows(f: &ResultsFile) -> Vec<LimitRow> {
         let k = match out.iter().position(|x| x.example == r.example && x.array == r.array) {
             Some(k) => k,
             None => {
-                out.push(LimitRow {
-                    example: r.example.clone(),
-                    array: r.array.clone(),
-                    max_live: None,
-                    unknown: None,
-                    at: None,
-                    sizes: Vec::new(),
-                });
+                out.push(LimitRow { example: r.example.clone(), array: r.array.clone(), max_live: None, unknown: None, at: None, sizes: Vec::new() });
                 out.len() - 1
             }
         };

@@ -5,8 +5,8 @@ mod kernels;
 
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use xtask::results::ResultsFile;
 use std::path::PathBuf;
+use xtask::results::ResultsFile;
 use xtask::{report, reproduce, results_dir, split_list, XtaskError, EXIT_CHECK, EXIT_INPUT, EXIT_OK};
 
 #[derive(Parser)]

@@ -142,10 +142,8 @@ pub fn cpu_measured() -> bool {
 /// The report line of `LAUNCHER_C` and the same with the child's user + sys seconds as a
 /// fifth field (readers of the first four fields read it unchanged).
 const REPORT: (&str, &str) = ("\"%d %d %ld %.9f\\n\"", "\"%d %d %ld %.9f %.6f\\n\"");
-const WALL_ARG: (&str, &str) = (
-    "/ 1e9);",
-    "/ 1e9,\n          (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);",
-);
+const WALL_ARG: (&str, &str) =
+    ("/ 1e9);", "/ 1e9,\n          (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);");
 
 /// The launcher's C source: `polyalloc fold`'s, its report extended with the child's CPU
 /// time; `(source, true)` when extended, `(LAUNCHER_C, false)` when its report line is
@@ -171,9 +169,7 @@ fn build_launcher(dir: &Path) -> Result<PathBuf, String> {
     let cc = cc.to_string_lossy().into_owned();
     match out {
         Err(e) => Err(format!("cannot run `{cc}`: {e}")),
-        Ok(o) if !o.status.success() => {
-            Err(format!("`{cc}` failed: {}", String::from_utf8_lossy(&o.stderr).lines().next().unwrap_or_default()))
-        }
+        Ok(o) if !o.status.success() => Err(format!("`{cc}` failed: {}", String::from_utf8_lossy(&o.stderr).lines().next().unwrap_or_default())),
         Ok(_) => Ok(bin),
     }
 }
@@ -218,10 +214,7 @@ fn run_launched(launcher: &Path, program: &Path, args: &[String], limit: Duratio
         _ => None,
     };
     let Some((signaled, code, rss, wall, child_cpu)) = parsed else {
-        return Err(XtaskError::Cli(polyalloc::Error::io(
-            launcher,
-            format!("the launcher could not run `{}` ({status})", program.display()),
-        )));
+        return Err(XtaskError::Cli(polyalloc::Error::io(launcher, format!("the launcher could not run `{}` ({status})", program.display()))));
     };
     let (code, signal) = if signaled == 0 { (Some(code), None) } else { (None, Some(code)) };
     let cpu_ms = child_cpu.map(|c| c * 1000.0).or(cpu_ms);

@@ -9,9 +9,9 @@
 //! bench median when available, else the reproduce run's time).
 
 use crate::md::human_bytes;
+use crate::results::{write_atomic, ResultsFile};
 use crate::svg::{hbar_chart, Bar, Group};
 use crate::XtaskError;
-use crate::results::{write_atomic, ResultsFile};
 use polyalloc::Status;
 use polyalloc_formulation::Polynomial;
 use std::collections::BTreeMap;
@@ -75,24 +75,14 @@ pub fn sizes_svg(latest: &ResultsFile) -> String {
             .and_then(|p| p.paper_size.as_deref())
             .and_then(|s| Polynomial::parse(s).ok())
             .and_then(|p| {
-                let vals: Vec<(&str, i64)> =
-                    r.size_params.iter().flat_map(|m| m.iter().map(|(k, v)| (k.as_str(), *v))).collect();
+                let vals: Vec<(&str, i64)> = r.size_params.iter().flat_map(|m| m.iter().map(|(k, v)| (k.as_str(), *v))).collect();
                 p.eval(&vals).ok()
             })
             .map(|v| v as f64);
         groups.entry((r.example.clone(), r.array.clone())).or_default().push(Bar { series: r.method.clone(), value: v as f64, marker });
     }
-    let groups: Vec<Group> = groups
-        .into_iter()
-        .map(|((ex, a), bars)| Group { label: format!("{ex} {a}"), bars })
-        .collect();
-    hbar_chart(
-        &format!("Mapping size per method at the largest instance ({backend})"),
-        "cells (log scale)",
-        &groups,
-        &series,
-        Some("paper"),
-    )
+    let groups: Vec<Group> = groups.into_iter().map(|((ex, a), bars)| Group { label: format!("{ex} {a}"), bars }).collect();
+    hbar_chart(&format!("Mapping size per method at the largest instance ({backend})"), "cells (log scale)", &groups, &series, Some("paper"))
 }
 
 /// The plot of solve time per backend.
@@ -110,24 +100,25 @@ pub fn time_svg(latest: &ResultsFile, bench: Option<&ResultsFile>) -> String {
             if !series.contains(&r.backend) {
                 series.push(r.backend.clone());
             }
-            groups
-                .entry((r.example.clone(), r.array.clone(), r.method.clone()))
-                .or_default()
-                .push(Bar { series: r.backend.clone(), value: s.median.max(1e-3), marker: None });
+            groups.entry((r.example.clone(), r.array.clone(), r.method.clone())).or_default().push(Bar {
+                series: r.backend.clone(),
+                value: s.median.max(1e-3),
+                marker: None,
+            });
         }
     } else {
         for r in latest.records.iter().filter(|r| r.status == Status::Ok) {
             if !series.contains(&r.backend) {
                 series.push(r.backend.clone());
             }
-            groups
-                .entry((r.example.clone(), r.array.clone(), r.method.clone()))
-                .or_default()
-                .push(Bar { series: r.backend.clone(), value: r.solve_ms.max(1e-3), marker: None });
+            groups.entry((r.example.clone(), r.array.clone(), r.method.clone())).or_default().push(Bar {
+                series: r.backend.clone(),
+                value: r.solve_ms.max(1e-3),
+                marker: None,
+            });
         }
     }
-    let groups: Vec<Group> =
-        groups.into_iter().map(|((ex, a, m), bars)| Group { label: format!("{ex} {a} {m}"), bars }).collect();
+    let groups: Vec<Group> = groups.into_iter().map(|((ex, a, m), bars)| Group { label: format!("{ex} {a} {m}"), bars }).collect();
     hbar_chart(
         if solver_only {
             "ILP solve time per backend without model build and set-up (median over the bench runs)"
@@ -242,7 +233,6 @@ whatever machine ran the command and are a few milliseconds: noisy.\n\n\
     }
     s
 }
-
 
 /// Per kernel and method: the fastest folded variant (lowest median), with the kernel's
 /// full-storage record. In record order (kernels, then methods, as measured).

@@ -13,18 +13,18 @@
 //! (`size_at`; none when the file has no instance).
 
 use crate::md::{cell, code};
+use crate::results::{PaperRow, ResultsFile};
 use crate::{selected, XtaskError};
 use indicatif::ProgressBar;
-use crate::results::{PaperRow, ResultsFile};
 use polyalloc::run::{self, Backend};
 use polyalloc::{Input, Method, Record, Status};
 use polyalloc_alloc::{verify, AllocError, Verification};
 use polyalloc_formulation::Polynomial;
 use polyalloc_suite::Example;
+use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 use std::path::PathBuf;
-use rayon::prelude::*;
 use std::time::Duration;
 
 /// Options of a reproduce run.
@@ -283,11 +283,7 @@ pub fn derived_best(records: &[Record]) -> Vec<Record> {
     }
     let mut out = Vec::new();
     for (example, target, backend) in keys {
-        let group: Vec<&Record> = records
-            .iter()
-            .copied()
-            .filter(|r| r.example == example && r.array == target && r.backend == backend)
-            .collect();
+        let group: Vec<&Record> = records.iter().copied().filter(|r| r.example == example && r.array == target && r.backend == backend).collect();
         let candidates: Vec<Candidate> = group
             .iter()
             .map(|r| {
@@ -440,8 +436,7 @@ pub fn paper_rows(
     let mut rows = Vec::new();
     // The paper's own baseline size, the numerator of its improvement ratios (001 Table 1).
     // Entries of crate::extra methods are written by those methods.
-    let extra_names: Vec<&str> =
-        crate::extra::names();
+    let extra_names: Vec<&str> = crate::extra::names();
     let baseline = ex.paper.iter().find(|e| e.method == "lefe").and_then(|e| e.size.as_deref()).and_then(|s| Polynomial::parse(s).ok());
     for (k, entry) in ex.paper.iter().enumerate() {
         let array = match (&entry.array, ex.arrays.len()) {
@@ -603,13 +598,14 @@ pub fn markdown(f: &ResultsFile) -> String {
         }
         s.push('\n');
     }
-    let with_paper: BTreeSet<(&str, &str, &str)> =
-        f.paper.iter().map(|r| (r.example.as_str(), r.array.as_str(), r.method.as_str())).collect();
+    let with_paper: BTreeSet<(&str, &str, &str)> = f.paper.iter().map(|r| (r.example.as_str(), r.array.as_str(), r.method.as_str())).collect();
     // The SMO tool's inputs have their own tables (crate::smo_tool::markdown).
     let others: Vec<&Record> = f
         .records
         .iter()
-        .filter(|r| !with_paper.contains(&(r.example.as_str(), r.array.as_str(), r.method.as_str())) && !r.example.starts_with(crate::smo_tool::PREFIX))
+        .filter(|r| {
+            !with_paper.contains(&(r.example.as_str(), r.array.as_str(), r.method.as_str())) && !r.example.starts_with(crate::smo_tool::PREFIX)
+        })
         .collect();
     if !others.is_empty() {
         s.push_str("### polyalloc results without a paper entry\n\n");

@@ -27,12 +27,9 @@ pub struct Machine {
 impl Machine {
     /// This machine.
     pub fn current() -> Machine {
-        let cpu_model = std::fs::read_to_string("/proc/cpuinfo").ok().and_then(|t| {
-            t.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, v)| v.trim().to_string())
-        });
+        let cpu_model = std::fs::read_to_string("/proc/cpuinfo")
+            .ok()
+            .and_then(|t| t.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split_once(':')).map(|(_, v)| v.trim().to_string()));
         Machine {
             os: std::env::consts::OS.to_string(),
             arch: std::env::consts::ARCH.to_string(),
@@ -188,8 +185,9 @@ impl ReferenceTime {
     pub fn of(ex: &polyalloc_suite::Example) -> Result<Vec<ReferenceTime>, polyalloc::Error> {
         match ex.extra.get("reference_times") {
             None => Ok(Vec::new()),
-            Some(v) => serde_json::from_value(v.clone())
-                .map_err(|e| polyalloc::Error::Input(format!("{}: field `reference_times`: {e}", ex.file.display()))),
+            Some(v) => {
+                serde_json::from_value(v.clone()).map_err(|e| polyalloc::Error::Input(format!("{}: field `reference_times`: {e}", ex.file.display())))
+            }
         }
     }
 }

@@ -287,7 +287,9 @@ pub fn markdown(f: &ResultsFile, compare: Compare<'_>) -> String {
                 let _ = writeln!(s, "#### `{file}`: no known answer (the tool's output is not available)\n");
             }
         }
-        s.push_str("| array | method | backend | mapping | size | size at the largest instance | max-live | verified | vs Table I | stored alone (sum) |\n");
+        s.push_str(
+            "| array | method | backend | mapping | size | size at the largest instance | max-live | verified | vs Table I | stored alone (sum) |\n",
+        );
         s.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
         for r in records {
             let vs = match paper {
@@ -295,7 +297,14 @@ pub fn markdown(f: &ResultsFile, compare: Compare<'_>) -> String {
                 _ => "-".into(),
             };
             if vs == "smaller" {
-                smaller.push(format!("`{file}` {} {} on {}: `{}` < Table I `{}`", r.array, r.method, r.backend, r.size.as_deref().unwrap_or("-"), paper.and_then(|p| p.paper_size.as_deref()).unwrap_or("-")));
+                smaller.push(format!(
+                    "`{file}` {} {} on {}: `{}` < Table I `{}`",
+                    r.array,
+                    r.method,
+                    r.backend,
+                    r.size.as_deref().unwrap_or("-"),
+                    paper.and_then(|p| p.paper_size.as_deref()).unwrap_or("-")
+                ));
             }
             let alone = match &r.shared {
                 Some(sh) => format!("{} ({})", code(sh.separate_size.as_deref()), at(r, sh.separate_size_at)),
@@ -394,9 +403,14 @@ in the runs above (`smo-inter`: the shared storage, and each array alone with it
             size_cell(t.and_then(|t| t.tool_size_expr.as_deref()), t.and_then(|t| t.tool_size_at))
         };
         let (ours, ours_size, vs) = match (&r.mapping, &r.error) {
-            (None, e) => (format!("no verified answer{}", e.as_deref().map(|e| format!(": {}", crate::md::cell(e))).unwrap_or_default()), "-".into(), "-".into()),
+            (None, e) => (
+                format!("no verified answer{}", e.as_deref().map(|e| format!(": {}", crate::md::cell(e))).unwrap_or_default()),
+                "-".into(),
+                "-".into(),
+            ),
             (Some(m), _) if inter => {
-                let apart: Vec<String> = r.apart_mapping.as_deref().unwrap_or_default().split("; ").filter(|x| !x.is_empty()).map(|x| code(Some(x))).collect();
+                let apart: Vec<String> =
+                    r.apart_mapping.as_deref().unwrap_or_default().split("; ").filter(|x| !x.is_empty()).map(|x| code(Some(x))).collect();
                 (
                     format!("shared {}<br>apart {}", code(Some(m)), if apart.is_empty() { "-".into() } else { apart.join(" ") }),
                     format!("shared {}<br>apart {}", size_cell(r.size.as_deref(), r.size_at), size_cell(r.apart_size.as_deref(), r.apart_size_at)),

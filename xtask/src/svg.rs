@@ -73,7 +73,12 @@ pub fn hbar_chart(title: &str, x_label: &str, groups: &[Group], series: &[String
     }
     if let Some(m) = marker_label {
         if groups.iter().any(|g| g.bars.iter().any(|b| b.marker.is_some())) {
-            let _ = writeln!(s, r#"<line x1="{lx}" y1="26" x2="{lx}" y2="40" stroke="black" stroke-width="2"/><text x="{}" y="37">{}</text>"#, lx + 6.0, esc(m));
+            let _ = writeln!(
+                s,
+                r#"<line x1="{lx}" y1="26" x2="{lx}" y2="40" stroke="black" stroke-width="2"/><text x="{}" y="37">{}</text>"#,
+                lx + 6.0,
+                esc(m)
+            );
         }
     }
     // Grid: powers of ten.
@@ -84,7 +89,13 @@ pub fn hbar_chart(title: &str, x_label: &str, groups: &[Group], series: &[String
         let _ = writeln!(s, r##"<text x="{gx:.1}" y="{:.1}" text-anchor="middle" fill="#555">{}</text>"##, top + rows + 14.0, fmt_value(p));
         p *= 10.0;
     }
-    let _ = writeln!(s, r##"<text x="{:.1}" y="{:.1}" text-anchor="middle" fill="#333">{}</text>"##, label_w + plot_w / 2.0, top + rows + 32.0, esc(x_label));
+    let _ = writeln!(
+        s,
+        r##"<text x="{:.1}" y="{:.1}" text-anchor="middle" fill="#333">{}</text>"##,
+        label_w + plot_w / 2.0,
+        top + rows + 32.0,
+        esc(x_label)
+    );
     let mut y = top;
     for g in groups {
         let n = g.bars.len().max(1) as f64;
@@ -196,7 +207,13 @@ pub fn line_panels(title: &str, x_label: &str, y_label: &str, panels: &[Panel], 
             let _ = writeln!(s, r##"<text x="{gx:.1}" y="{:.1}" text-anchor="middle" fill="#555">{}</text>"##, y0 + panel_h + 13.0, fmt_value(q));
             q *= if xhi / xlo > 1000.0 { 10.0 } else { 2.0 };
         }
-        let _ = writeln!(s, r##"<text x="{:.1}" y="{:.1}" text-anchor="middle" fill="#333">{}</text>"##, left + plot_w / 2.0, y0 + panel_h + 28.0, esc(x_label));
+        let _ = writeln!(
+            s,
+            r##"<text x="{:.1}" y="{:.1}" text-anchor="middle" fill="#333">{}</text>"##,
+            left + plot_w / 2.0,
+            y0 + panel_h + 28.0,
+            esc(x_label)
+        );
         let _ = writeln!(
             s,
             r##"<text x="14" y="{:.1}" fill="#333" transform="rotate(-90 14 {:.1})" text-anchor="middle">{}</text>"##,
@@ -238,10 +255,7 @@ mod tests {
     fn chart_is_well_formed() {
         let g = vec![Group {
             label: "smo-produce-consume A <x>".into(),
-            bars: vec![
-                Bar { series: "lefe".into(), value: 81.0, marker: Some(81.0) },
-                Bar { series: "smo".into(), value: 17.0, marker: None },
-            ],
+            bars: vec![Bar { series: "lefe".into(), value: 81.0, marker: Some(81.0) }, Bar { series: "smo".into(), value: 17.0, marker: None }],
         }];
         let s = hbar_chart("sizes", "cells", &g, &["lefe".into(), "smo".into()], Some("paper"));
         assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));

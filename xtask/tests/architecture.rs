@@ -189,10 +189,8 @@ fn no_cycles_between_the_files_of_a_crate() {
     for (dir, src) in crates() {
         let mut files = Vec::new();
         rust_files(&src, &mut files);
-        let modules: BTreeMap<String, String> = files
-            .iter()
-            .map(|f| (module_name(&src, f), code_of(&std::fs::read_to_string(f).expect("readable source"))))
-            .collect();
+        let modules: BTreeMap<String, String> =
+            files.iter().map(|f| (module_name(&src, f), code_of(&std::fs::read_to_string(f).expect("readable source")))).collect();
         let root_items = modules.get("lib").map(|c| reexports(c)).unwrap_or_default();
         let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for (m, code) in &modules {
@@ -242,7 +240,8 @@ fn dependencies(manifest: &Path) -> Vec<String> {
 
 #[test]
 fn method_crates_are_independent_and_nothing_depends_on_the_cli() {
-    let methods = ["polyalloc-alloc-lefe", "polyalloc-alloc-smo", "polyalloc-alloc-lattice", "polyalloc-alloc-ov", "polyalloc-alloc-flow", "polyalloc-sched"];
+    let methods =
+        ["polyalloc-alloc-lefe", "polyalloc-alloc-smo", "polyalloc-alloc-lattice", "polyalloc-alloc-ov", "polyalloc-alloc-flow", "polyalloc-sched"];
     let mut bad = Vec::new();
     let mut manifests: Vec<PathBuf> = crates().into_iter().map(|(d, _)| d.join("Cargo.toml")).collect();
     manifests.push(root().join("tests/Cargo.toml"));

@@ -1,10 +1,10 @@
 //! `cargo xtask compare` on small results files: a grown size or a lost verification
 //! fails (exit 3), an unchanged or smaller one passes.
 
-use xtask::results::ResultsFile;
 use polyalloc::{Record, Status};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use xtask::results::ResultsFile;
 
 fn record(example: &str, size: &str, verified: bool, solve_ms: f64) -> Record {
     let mut r = Record::empty(example, "A", "smo", "microlp");
@@ -83,7 +83,8 @@ fn best_is_derived_from_the_run_and_a_larger_best_is_a_regression() {
         r.max_live_source = Some("simulation".into());
         r
     };
-    let old_run = vec![rec("lefe", "N^2", 64, true), rec("smo", "2*N - 1", 15, true), rec("lattice", "2*N - 1", 15, true), rec("lattice-h1", "N", 8, false)];
+    let old_run =
+        vec![rec("lefe", "N^2", 64, true), rec("smo", "2*N - 1", 15, true), rec("lattice", "2*N - 1", 15, true), rec("lattice-h1", "N", 8, false)];
     let best = xtask::reproduce::derived_best(&old_run);
     assert_eq!(best.len(), 1);
     assert_eq!((best[0].method.as_str(), best[0].size.as_deref(), best[0].max_live), ("best", Some("2*N - 1"), Some(15)));

@@ -72,7 +72,12 @@ fn intra_array_inputs_give_verified_mappings_and_table_1_sizes() {
                         for entry in &input.example.paper {
                             let paper = Polynomial::parse(entry.size.as_deref().expect("size")).expect("size parses");
                             if v.size.as_ref() != Some(&paper) {
-                                failures.push(format!("{} smo on {}: size {:?}, Table I {paper}", ci.file, b.name, v.size.as_ref().map(|s| s.to_string())));
+                                failures.push(format!(
+                                    "{} smo on {}: size {:?}, Table I {paper}",
+                                    ci.file,
+                                    b.name,
+                                    v.size.as_ref().map(|s| s.to_string())
+                                ));
                             }
                             table1 += 1;
                         }

@@ -140,7 +140,10 @@ fn tables_show_both_sides() {
     let f = results();
     let md = xtask::bench::whole_process_markdown(&f);
     assert!(md.contains("measured on another machine: \"Measured elsewhere, on a loaded machine.\""), "{md}");
-    assert!(md.contains("| `intra-array/tile.smo.input` | smo | 14.0 | 2.0 (2.0 - 2.0) | 7.0x | < 5 ms: yes | 18.0 | 3.0 (3.0 - 3.0) | 5.9 MiB | 1/1 |"), "{md}");
+    assert!(
+        md.contains("| `intra-array/tile.smo.input` | smo | 14.0 | 2.0 (2.0 - 2.0) | 7.0x | < 5 ms: yes | 18.0 | 3.0 (3.0 - 3.0) | 5.9 MiB | 1/1 |"),
+        "{md}"
+    );
     assert!(md.contains("| 718 | 100 (100 - 100) | 7.2x | >= 10x: **no** |"), "{md}");
     // The answers side by side: the tool's rows, both readings of the inter-array input.
     let wp = f.whole_process.as_ref().expect("section");

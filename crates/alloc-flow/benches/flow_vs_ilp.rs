@@ -26,9 +26,7 @@ fn flow_vs_ilp(c: &mut Criterion) {
         group.bench_function("network-simplex", |b| b.iter(|| algorithm::solve(&seq).map(|r| r.problem1_objective)));
         for name in reg.names() {
             let Ok(solver) = reg.create(name) else { continue };
-            group.bench_function(format!("ilp-{name}"), |b| {
-                b.iter(|| ilp::solve(&seq, &result.g0, &s, solver.as_ref(), None).map(|a| a.objective))
-            });
+            group.bench_function(format!("ilp-{name}"), |b| b.iter(|| ilp::solve(&seq, &result.g0, &s, solver.as_ref(), None).map(|a| a.objective)));
         }
         group.finish();
     }

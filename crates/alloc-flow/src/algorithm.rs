@@ -133,7 +133,10 @@ impl FlowResult {
 pub fn check_assumption1(seq: &LoopSequence) -> Result<()> {
     for (w, wr) in seq.writes.iter().enumerate() {
         if !seq.edges.iter().any(|e| e.write == Some(w)) {
-            return Err(FlowError::Assumption { number: 1, message: format!("write {} ({}) has no flow dependence: its values are never used", wr.id, wr.reference) });
+            return Err(FlowError::Assumption {
+                number: 1,
+                message: format!("write {} ({}) has no flow dependence: its values are never used", wr.id, wr.reference),
+            });
         }
     }
     Ok(())
@@ -297,7 +300,8 @@ pub fn solve(seq: &LoopSequence) -> Result<FlowResult> {
             }
         }
     }
-    let x: Vec<Vector> = x.into_iter().take(nv).collect::<Option<Vec<_>>>().ok_or_else(|| FlowError::Internal("a node is unreachable from S".into()))?;
+    let x: Vec<Vector> =
+        x.into_iter().take(nv).collect::<Option<Vec<_>>>().ok_or_else(|| FlowError::Internal("a node is unreachable from S".into()))?;
     // (27): abs(x_j - (x_i + c_ij)) < b for every edge of G2.
     for ge in &net.edges {
         cond.abs_lt_b(&vecs::sub(&x[ge.to], &vecs::add(&x[ge.from], &ge.cost2)?)?);
@@ -322,7 +326,7 @@ pub fn solve(seq: &LoopSequence) -> Result<FlowResult> {
         return Err(FlowError::Internal(format!("Problem 3 objective {} differs from Problem 4's {}", vecs::fmt(&p3), vecs::fmt(&flow.objective))));
     }
     cond.abs_lt_b(&flow.objective); // "(1, 0) < b must hold" (Sec. 4.5 steps 2 and 3)
-    // (18) q = y + z; (20).
+                                    // (18) q = y + z; (20).
     let q: Vec<Vector> = (0..nv).map(|v| vecs::add(&y[v], &net.z[v])).collect::<Result<_>>()?;
     for (qv, h) in q.iter().zip(&net.supply) {
         p2 = vecs::add(&p2, &vecs::scale(qv, *h)?)?;

@@ -57,7 +57,9 @@ pub fn assumption1_at(fp: &FlowProgram, seq: &LoopSequence, values: &[i64]) -> R
             if boxes.get(&a.array).is_some_and(|b| inside(b, &cell)) {
                 match written.get_mut(&(a.array.clone(), cell.clone())) {
                     Some(w) => w.1 = true,
-                    None => return Err(a1(format!("{}{cell:?} of a local region is read before it is written (`{}` at {it:?})", a.array, fp.texts[*k]))),
+                    None => {
+                        return Err(a1(format!("{}{cell:?} of a local region is read before it is written (`{}` at {it:?})", a.array, fp.texts[*k])))
+                    }
                 }
             }
         }
@@ -76,7 +78,10 @@ pub fn assumption1_at(fp: &FlowProgram, seq: &LoopSequence, values: &[i64]) -> R
                 continue;
             }
             if !is_local_write {
-                return Err(crate::error::input("local_writes", format!("`{}` writes the local region of {} but is not a listed local write", fp.texts[*k], a.array)));
+                return Err(crate::error::input(
+                    "local_writes",
+                    format!("`{}` writes the local region of {} but is not a listed local write", fp.texts[*k], a.array),
+                ));
             }
             if !seen.insert((*k, cell.clone())) {
                 return Err(a1(format!("`{}` writes {}{cell:?} twice", fp.texts[*k], a.array)));
@@ -112,7 +117,8 @@ pub struct LdgEdge {
 
 impl LdgEdge {
     fn show(&self, seq: &LoopSequence) -> String {
-        let mut s = format!("{} {} -> {} on {} distance {:?}", self.kind, seq.nests[self.from].name, seq.nests[self.to].name, self.array, self.distance);
+        let mut s =
+            format!("{} {} -> {} on {} distance {:?}", self.kind, seq.nests[self.from].name, seq.nests[self.to].name, self.array, self.distance);
         if let (Some(w), Some(o)) = (&self.write, &self.extension) {
             s.push_str(&format!(" (write {w}, o = {o:?})"));
         }

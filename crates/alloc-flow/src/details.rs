@@ -215,7 +215,11 @@ impl FlowDetails {
                     Ok(list) => StorageDetails::Derived {
                         candidates: list
                             .iter()
-                            .map(|st| StorageCandidate { kind: st.kind, printed: st.printed(), implied_by_solution: st.kind != StorageKind::Projected })
+                            .map(|st| StorageCandidate {
+                                kind: st.kind,
+                                printed: st.printed(),
+                                implied_by_solution: st.kind != StorageKind::Projected,
+                            })
                             .collect(),
                     },
                     Err(e) => StorageDetails::NotDerived { reason: e.to_string() },
@@ -249,18 +253,39 @@ impl FlowDetails {
             },
             network: Network {
                 nodes: (0..net.nodes.len())
-                    .map(|v| NetworkNode { name: name(v), supply: net.supply[v], lexical_height: net.z[v].clone(), y: r.y[v].clone(), q: r.q[v].clone() })
+                    .map(|v| NetworkNode {
+                        name: name(v),
+                        supply: net.supply[v],
+                        lexical_height: net.z[v].clone(),
+                        y: r.y[v].clone(),
+                        q: r.q[v].clone(),
+                    })
                     .collect(),
-                edges: net.edges.iter().zip(&r.flow.flow).map(|(e, f)| NetworkEdge { from: name(e.from), to: name(e.to), cost: e.cost2.clone(), flow: *f }).collect(),
+                edges: net
+                    .edges
+                    .iter()
+                    .zip(&r.flow.flow)
+                    .map(|(e, f)| NetworkEdge { from: name(e.from), to: name(e.to), cost: e.cost2.clone(), flow: *f })
+                    .collect(),
             },
             pivots: r.flow.pivots,
             g0: G0Details {
-                l_edges: r.g0.l_edges.iter().map(|e| LEdgeDetails { from: nests[e.from].clone(), to: nests[e.to].clone(), distance: e.distance.clone() }).collect(),
+                l_edges: r
+                    .g0
+                    .l_edges
+                    .iter()
+                    .map(|e| LEdgeDetails { from: nests[e.from].clone(), to: nests[e.to].clone(), distance: e.distance.clone() })
+                    .collect(),
                 m_edges: r
                     .g0
                     .m_edges
                     .iter()
-                    .map(|e| MEdgeDetails { from: nests[e.from].clone(), to: nests[e.to].clone(), write: seq.writes[e.write].id.clone(), extended_distance: e.extended.clone() })
+                    .map(|e| MEdgeDetails {
+                        from: nests[e.from].clone(),
+                        to: nests[e.to].clone(),
+                        write: seq.writes[e.write].id.clone(),
+                        extended_distance: e.extended.clone(),
+                    })
                     .collect(),
             },
             nests,

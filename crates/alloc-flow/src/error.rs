@@ -40,7 +40,9 @@ pub enum FlowError {
     /// A subscript is not affine in the loop indices and parameters (an indirection
     /// such as `EX(IX(K))`, or an intrinsic): the program model, and so the executor
     /// and the conflict sets, cannot represent the statement (LL14).
-    #[error("statement `{statement}`: `{reference}` is not an affine array reference (subscripts must be affine in the loop indices and parameters)")]
+    #[error(
+        "statement `{statement}`: `{reference}` is not an affine array reference (subscripts must be affine in the loop indices and parameters)"
+    )]
     NotAffine { statement: String, reference: String },
     /// Building or analysing the program in the one program model failed.
     #[error("program model: {0}")]
@@ -79,7 +81,9 @@ impl From<&FlowError> for MethodError {
                 ProgramError::Solver(s) => MethodError::Solver(s.clone()),
                 _ => MethodError::Method(e.to_string()),
             },
-            FlowError::Overflow(_) | FlowError::Infeasible(_) | FlowError::Internal(_) | FlowError::Disagreement(_) => MethodError::Method(e.to_string()),
+            FlowError::Overflow(_) | FlowError::Infeasible(_) | FlowError::Internal(_) | FlowError::Disagreement(_) => {
+                MethodError::Method(e.to_string())
+            }
         }
     }
 }

@@ -45,20 +45,35 @@ fn small(v: i128) -> Result<i64> {
 /// Builds the Problem 1 model at `s`.
 pub fn model(seq: &LoopSequence, g0: &G0, s: &[i128], name: &str) -> Result<Model> {
     let mut m = Model::new(name);
-    let p: Vec<_> = seq.nests.iter().enumerate().map(|(i, x)| {
-        let fixed = if i == 0 { Some(0) } else { None };
-        m.add_integer(format!("P_{}", x.name), fixed, fixed)
-    }).collect();
+    let p: Vec<_> = seq
+        .nests
+        .iter()
+        .enumerate()
+        .map(|(i, x)| {
+            let fixed = if i == 0 { Some(0) } else { None };
+            m.add_integer(format!("P_{}", x.name), fixed, fixed)
+        })
+        .collect();
     let mw: Vec<_> = seq.writes.iter().map(|w| m.add_integer(format!("M_{}", w.id.replace(',', "_")), Some(0), None)).collect();
     for e in &g0.l_edges {
         let d = small(vecs::dot(&e.distance, s)?)?;
         let expr = LinExpr::from(p[e.to]) - LinExpr::from(p[e.from]);
-        m.add_constraint(format!("L_{}_{}", seq.nests[e.from].name, seq.nests[e.to].name), expr, Cmp::Ge, d.checked_neg().ok_or_else(|| FlowError::Overflow("ILP".into()))?);
+        m.add_constraint(
+            format!("L_{}_{}", seq.nests[e.from].name, seq.nests[e.to].name),
+            expr,
+            Cmp::Ge,
+            d.checked_neg().ok_or_else(|| FlowError::Overflow("ILP".into()))?,
+        );
     }
     for e in &g0.m_edges {
         let d = small(vecs::dot(&e.extended, s)?)?;
         let expr = LinExpr::from(mw[e.write]) - LinExpr::from(p[e.to]) + LinExpr::from(p[e.from]);
-        m.add_constraint(format!("M_{}_{}_{}", seq.writes[e.write].id.replace(',', "_"), seq.nests[e.from].name, seq.nests[e.to].name), expr, Cmp::Ge, d);
+        m.add_constraint(
+            format!("M_{}_{}_{}", seq.writes[e.write].id.replace(',', "_"), seq.nests[e.from].name, seq.nests[e.to].name),
+            expr,
+            Cmp::Ge,
+            d,
+        );
     }
     m.set_objective(Sense::Minimize, mw.iter().map(|v| LinExpr::from(*v)).sum());
     Ok(m)

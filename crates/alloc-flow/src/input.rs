@@ -218,7 +218,15 @@ impl LoopSequence {
                 // Sec. 2: every loop at level h has the trip count b_h.
                 let trips = hi.checked_sub(&lo)?.checked_add(&Polynomial::constant(1))?;
                 if trips != trip_counts[h] {
-                    return Err(input(&field, format!("level {} has trip count {trips}, but b_{} = {} (Sec. 2: all loops at one level have the same trip count)", h + 1, h + 1, trip_counts[h])));
+                    return Err(input(
+                        &field,
+                        format!(
+                            "level {} has trip count {trips}, but b_{} = {} (Sec. 2: all loops at one level have the same trip count)",
+                            h + 1,
+                            h + 1,
+                            trip_counts[h]
+                        ),
+                    ));
                 }
                 bounds.push((lo, hi));
             }
@@ -234,7 +242,14 @@ impl LoopSequence {
                         return Err(input(&field, format!("write `{}`: statement {st} out of range", w.id)));
                     }
                 }
-                writes.push(Write { id: w.id.clone(), nest: i, k: k + 1, reference: w.reference.clone(), array: w.array.clone(), statement: w.statement });
+                writes.push(Write {
+                    id: w.id.clone(),
+                    nest: i,
+                    k: k + 1,
+                    reference: w.reference.clone(),
+                    array: w.array.clone(),
+                    statement: w.statement,
+                });
             }
             nests.push(Nest { name: ns.name.clone(), bounds, body: ns.body.clone() });
         }
@@ -301,7 +316,16 @@ impl LoopSequence {
             };
             // Dependences of a nest on itself are preserved by fusion (Sec. 4.1); they
             // count only in Assumption 3's sums and, for local writes, as M-edges.
-            edges.push(Edge { from, to, kind, distance: es.distance.clone(), write, extension, array: es.array.clone(), reference: es.reference.clone() });
+            edges.push(Edge {
+                from,
+                to,
+                kind,
+                distance: es.distance.clone(),
+                write,
+                extension,
+                array: es.array.clone(),
+                reference: es.reference.clone(),
+            });
         }
         Ok(LoopSequence {
             depth: n,

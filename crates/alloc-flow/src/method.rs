@@ -93,9 +93,7 @@ impl Prepared {
 }
 
 fn prepared(input: &Input) -> std::result::Result<Arc<Prepared>, MethodError> {
-    input
-        .memo("flow:prepared", || Prepared::new(&input.example).map(Arc::new))
-        .map_err(|e| MethodError::from(&e))
+    input.memo("flow:prepared", || Prepared::new(&input.example).map(Arc::new)).map_err(|e| MethodError::from(&e))
 }
 
 /// The storage of every local array with a derived storage (its linearised storage,
@@ -127,7 +125,12 @@ fn storage_plan(prep: &Arc<Prepared>, last: bool) -> StoragePlan {
     StoragePlan::PerInstance(Arc::new(f))
 }
 
-fn conflicts(input: &Input, prep: &Prepared, fp: &FlowProgram, target: &str) -> std::result::Result<(ConflictSet, polyalloc_formulation::BasicSet), FlowError> {
+fn conflicts(
+    input: &Input,
+    prep: &Prepared,
+    fp: &FlowProgram,
+    target: &str,
+) -> std::result::Result<(ConflictSet, polyalloc_formulation::BasicSet), FlowError> {
     input.memo(&format!("flow:conflicts:{target}"), || {
         let ctx = fp.context_with(&prep.seq, &prep.result.condition)?.ok_or_else(|| {
             crate::error::input("trip_counts", "a trip count is not affine in the parameters: the run-time condition cannot be added to the context")
@@ -172,7 +175,11 @@ impl Method for Flow {
             let agrees = a.objective.to_string() == iv.flow_objective;
             iv.ilp = Some(IlpCheck { objective: a.objective.to_string(), agrees, shifts_coalesced: a.shifts, memory: a.memory });
             if !agrees {
-                return Err(FlowError::Disagreement(format!("at {:?} the ILP optimum {} differs from the flow's {}", iv.values, a.objective, iv.flow_objective)).into());
+                return Err(FlowError::Disagreement(format!(
+                    "at {:?} the ILP optimum {} differs from the flow's {}",
+                    iv.values, a.objective, iv.flow_objective
+                ))
+                .into());
             }
         }
         details.instances = instances;
@@ -237,7 +244,9 @@ impl Method for Flow {
         // The executions of the transformed program.
         let mut executions = Vec::new();
         if prep.runnable.is_empty() {
-            details.execution = Evidence::NotGiven { reason: format!("the run-time condition {} holds at no instance: the original loops run", r.condition.printed()) };
+            details.execution = Evidence::NotGiven {
+                reason: format!("the run-time condition {} holds at no instance: the original loops run", r.condition.printed()),
+            };
         } else {
             let mut sets = vec![("Sec. 5 linearised storage", storage_plan(&prep, false))];
             if prep.storages.values().any(|l| l.as_ref().is_ok_and(|l| l.len() > 1)) {

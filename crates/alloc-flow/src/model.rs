@@ -186,7 +186,12 @@ impl FlowProgram {
             let s = match candidates[..] {
                 [s] => s,
                 [] => return Err(input(&field, format!("no statement of nest {} writes `{}`", seq.nests[wr.nest].name, wr.reference))),
-                _ => return Err(input(&field, format!("several statements of nest {} write `{}`: give `statement`", seq.nests[wr.nest].name, wr.reference))),
+                _ => {
+                    return Err(input(
+                        &field,
+                        format!("several statements of nest {} write `{}`: give `statement`", seq.nests[wr.nest].name, wr.reference),
+                    ))
+                }
             };
             if parsed[s].array != wr.array {
                 return Err(input(&field, format!("statement `{}` writes {}, not {}", texts[s], parsed[s].array, wr.array)));
@@ -201,7 +206,10 @@ impl FlowProgram {
             for st in &program.statements {
                 for a in st.writes.iter().chain(&st.reads).filter(|a| a.array == region.array) {
                     if a.index.len() != region.bounds.len() {
-                        return Err(input(format!("local_regions ({})", region.text), format!("{} has {} subscripts in `{}`", region.array, a.index.len(), st.name)));
+                        return Err(input(
+                            format!("local_regions ({})", region.text),
+                            format!("{} has {} subscripts in `{}`", region.array, a.index.len(), st.name),
+                        ));
                     }
                 }
             }
@@ -233,7 +241,10 @@ impl FlowProgram {
         for (b, need) in seq.trip_counts.iter().zip(&condition.need) {
             let Some(b) = affine_of(b, &space) else { return Ok(None) };
             // b - need - 1 >= 0
-            let c = b.add_scaled(&AffExpr::constant(&space, 1), need.checked_neg().and_then(|v| v.checked_sub(1)).ok_or_else(|| FlowError::Overflow("the run-time condition".into()))?)?;
+            let c = b.add_scaled(
+                &AffExpr::constant(&space, 1),
+                need.checked_neg().and_then(|v| v.checked_sub(1)).ok_or_else(|| FlowError::Overflow("the run-time condition".into()))?,
+            )?;
             ctx.add_constraint(&Constraint::ge0(c))?;
         }
         Ok(Some(ctx))
@@ -271,7 +282,12 @@ impl FlowProgram {
         Arc::new(move |stmt: usize, _params: &[i64], iter: &[i64]| -> std::result::Result<Vec<i64>, ProgramError> {
             let (i, k) = *origin.get(stmt).ok_or_else(|| ProgramError::Exec(format!("statement #{stmt}")))?;
             let p = shifts.get(i).filter(|p| p.len() == iter.len()).ok_or_else(|| ProgramError::Exec(format!("no shift for nest {i}")))?;
-            let mut t = iter.iter().zip(p).map(|(x, d)| x.checked_add(*d)).collect::<Option<Vec<i64>>>().ok_or_else(|| ProgramError::Overflow("a fused time".into()))?;
+            let mut t = iter
+                .iter()
+                .zip(p)
+                .map(|(x, d)| x.checked_add(*d))
+                .collect::<Option<Vec<i64>>>()
+                .ok_or_else(|| ProgramError::Overflow("a fused time".into()))?;
             t.push(i as i64);
             t.push(k as i64);
             Ok(t)
@@ -295,7 +311,10 @@ impl FlowProgram {
             if !map.contains_key(values) {
                 let env: Vec<(&str, i64)> = params.iter().map(String::as_str).zip(values.iter().copied()).collect();
                 let s = coalescing.iter().map(|p| p.eval(&env)).collect::<std::result::Result<Vec<_>, _>>()?;
-                let lo = lower.iter().map(|l| l.iter().map(|p| p.eval(&env)).collect::<std::result::Result<Vec<_>, _>>()).collect::<std::result::Result<Vec<_>, _>>()?;
+                let lo = lower
+                    .iter()
+                    .map(|l| l.iter().map(|p| p.eval(&env)).collect::<std::result::Result<Vec<_>, _>>())
+                    .collect::<std::result::Result<Vec<_>, _>>()?;
                 map.insert(values.to_vec(), (s, lo));
             }
             let (s, lo) = &map[values];

@@ -71,11 +71,14 @@ pub fn min_cost_flow(num_nodes: usize, supply: &[i64], arcs: &[Arc], n: usize, l
     }
     let root = num_nodes;
     // Extended costs: leading big-M component.
-    let mut all: Vec<(usize, usize, Vector)> = arcs.iter().map(|a| {
-        let mut c = vec![0];
-        c.extend_from_slice(&a.cost);
-        (a.from, a.to, c)
-    }).collect();
+    let mut all: Vec<(usize, usize, Vector)> = arcs
+        .iter()
+        .map(|a| {
+            let mut c = vec![0];
+            c.extend_from_slice(&a.cost);
+            (a.from, a.to, c)
+        })
+        .collect();
     let mut big = vec![0; n + 1];
     big[0] = 1;
     let mut flow: Vec<i64> = vec![0; arcs.len()];
@@ -180,8 +183,7 @@ pub fn min_cost_flow(num_nodes: usize, supply: &[i64], arcs: &[Arc], n: usize, l
             return Err(FlowError::Internal("negative-cost cycle of unbounded capacity (Problem 4 unbounded)".into()));
         };
         for &(e, fwd) in &cycle {
-            flow[e] = if fwd { flow[e].checked_add(delta) } else { flow[e].checked_sub(delta) }
-                .ok_or_else(|| FlowError::Overflow("flow".into()))?;
+            flow[e] = if fwd { flow[e].checked_add(delta) } else { flow[e].checked_sub(delta) }.ok_or_else(|| FlowError::Overflow("flow".into()))?;
         }
         in_tree[leaving] = false;
         in_tree[ent] = true;

@@ -84,8 +84,7 @@ impl Storage {
         if m < 1 {
             return Err(FlowError::Internal(format!("{}: contracted size {m} at {values:?} is not positive", self.array)));
         }
-        self.mapping_with(params, coefs, |psp| Some(AffExpr::constant(psp, m)))
-            .ok_or_else(|| FlowError::Internal("modulus".into()))?
+        self.mapping_with(params, coefs, |psp| Some(AffExpr::constant(psp, m))).ok_or_else(|| FlowError::Internal("modulus".into()))?
     }
     /// The storage as a modular mapping for every parameter value: when every
     /// coefficient is an integer and the modulus is affine in the parameters
@@ -99,7 +98,10 @@ impl Storage {
         let psp = Space::set(&pr, Tuple::anonymous(&[]));
         let modulus = modulus(&psp)?;
         let dims: Vec<&str> = self.dims.iter().map(String::as_str).collect();
-        Some(ModularMapping::new(&pr, Tuple::new(&self.array, &dims), vec![StorageRow { hyperplane, modulus: Some(modulus) }]).map_err(FlowError::from))
+        Some(
+            ModularMapping::new(&pr, Tuple::new(&self.array, &dims), vec![StorageRow { hyperplane, modulus: Some(modulus) }])
+                .map_err(FlowError::from),
+        )
     }
     /// Integer hyperplane, when every coefficient is a constant.
     pub fn hyperplane(&self) -> Option<Vec<i64>> {
@@ -187,7 +189,10 @@ fn signed_permutation(seq: &LoopSequence, reference: &str) -> Result<(String, Ve
 pub fn derive(seq: &LoopSequence, result: &FlowResult, array: &str) -> Result<Vec<Storage>> {
     let ws: Vec<usize> = (0..seq.writes.len()).filter(|w| seq.writes[*w].array == array).collect();
     if ws.len() != 1 {
-        return Err(FlowError::Assumption { number: 2, message: format!("array {array} has {} local write references; contraction to one buffer needs exactly one", ws.len()) });
+        return Err(FlowError::Assumption {
+            number: 2,
+            message: format!("array {array} has {} local write references; contraction to one buffer needs exactly one", ws.len()),
+        });
     }
     let w = ws[0];
     let (name, perm) = signed_permutation(seq, &seq.writes[w].reference)?;
@@ -204,9 +209,9 @@ pub fn derive(seq: &LoopSequence, result: &FlowResult, array: &str) -> Result<Ve
     for c in &coefs {
         let r = match constant_of(c) {
             Some(v) => Some(v),
-            None if m_const.is_none() => (-4i64..=4).filter(|t| *t != 0).find_map(|t| {
-                modulus.checked_scale(t).ok().and_then(|tm| c.checked_sub(&tm).ok()).and_then(|d| constant_of(&d))
-            }),
+            None if m_const.is_none() => (-4i64..=4)
+                .filter(|t| *t != 0)
+                .find_map(|t| modulus.checked_scale(t).ok().and_then(|tm| c.checked_sub(&tm).ok()).and_then(|d| constant_of(&d))),
             None => None,
         };
         let r = match (r, m_const) {

@@ -17,7 +17,16 @@ fn main() {
             for m in &methods {
                 let t = std::time::Instant::now();
                 match allocate(m.as_ref(), &problem, &solver) {
-                    Ok(a) => println!("{} {} {}: {} size {:?} [{}] {:?}", ex.id, array, m.name(), a.mapping, a.size.map(|s| s.to_string()), a.verification.label(), t.elapsed()),
+                    Ok(a) => println!(
+                        "{} {} {}: {} size {:?} [{}] {:?}",
+                        ex.id,
+                        array,
+                        m.name(),
+                        a.mapping,
+                        a.size.map(|s| s.to_string()),
+                        a.verification.label(),
+                        t.elapsed()
+                    ),
                     Err(e) => println!("{} {} {}: ERROR {e} {:?}", ex.id, array, m.name(), t.elapsed()),
                 }
             }

@@ -356,7 +356,8 @@ fn clique_bound(diffs: &[&[i64]], n: usize) -> Result<i64, SearchStop> {
     }
     // `(L1 norm, index, negated)`: the shortest, then in order.
     let l1 = |d: &[i64]| d.iter().map(|x| x.abs()).sum::<i64>();
-    let mut cands: Vec<(i64, usize, bool)> = (0..diffs.len()).filter(|&i| l1(diffs[i]) > 0).flat_map(|i| [(l1(diffs[i]), i, false), (l1(diffs[i]), i, true)]).collect();
+    let mut cands: Vec<(i64, usize, bool)> =
+        (0..diffs.len()).filter(|&i| l1(diffs[i]) > 0).flat_map(|i| [(l1(diffs[i]), i, false), (l1(diffs[i]), i, true)]).collect();
     if cands.len() > CLIQUE_CANDIDATES {
         cands.select_nth_unstable(CLIQUE_CANDIDATES);
         cands.truncate(CLIQUE_CANDIDATES);
@@ -404,7 +405,8 @@ fn clique_bound(diffs: &[&[i64]], n: usize) -> Result<i64, SearchStop> {
         return Ok(size);
     }
     // Else the differences of first non-zero coordinate positive, sorted, by bisection.
-    let mut set: Vec<Cow<[i64]>> = diffs.iter().map(|&d| if negative(d) { Cow::Owned(d.iter().map(|x| -x).collect()) } else { Cow::Borrowed(d) }).collect();
+    let mut set: Vec<Cow<[i64]>> =
+        diffs.iter().map(|&d| if negative(d) { Cow::Owned(d.iter().map(|x| -x).collect()) } else { Cow::Borrowed(d) }).collect();
     set.sort_unstable();
     let mut left: Vec<i64> = cands.iter().flat_map(signed).collect();
     let (mut u, mut c) = (vec![0i64; n], vec![0i64; n]);
@@ -811,13 +813,22 @@ impl Method for LatticeExact {
             SearchStop::Budget(e) => MethodError::Solver(e),
         };
         let search = least_admissible_lattice(&diffs, n, hi).map_err(stop)?;
-        let (index, lattice) = search.found.ok_or_else(|| MethodError::Method(format!("no admissible lattice of index at most {hi} (the search's limit is {MAX_INDEX} cells)")))?;
-        let rows = kernel_mapping(&lattice).ok_or_else(|| MethodError::Method(format!("the lattice {lattice:?} has no kernel mapping within 64-bit integers")))?;
+        let (index, lattice) = search
+            .found
+            .ok_or_else(|| MethodError::Method(format!("no admissible lattice of index at most {hi} (the search's limit is {MAX_INDEX} cells)")))?;
+        let rows = kernel_mapping(&lattice)
+            .ok_or_else(|| MethodError::Method(format!("the lattice {lattice:?} has no kernel mapping within 64-bit integers")))?;
         let psp = problem.param_space();
         let rows = rows.into_iter().map(|(h, m)| StorageRow { hyperplane: h, modulus: Some(AffExpr::constant(&psp, m)) }).collect();
         let refs: Vec<&str> = params.iter().map(String::as_str).collect();
         let mapping = ModularMapping::new(&refs, problem.array_tuple(), rows)?;
-        let details = LatticeExactDetails { at: params.iter().cloned().zip(values.iter().copied()).collect(), differences: diffs.len(), lattice, index, nodes: search.nodes };
+        let details = LatticeExactDetails {
+            at: params.iter().cloned().zip(values.iter().copied()).collect(),
+            differences: diffs.len(),
+            lattice,
+            index,
+            nodes: search.nodes,
+        };
         let label = if params.is_empty() { "conflict set".to_string() } else { format!("conflict set at {}", show_values(&params, &values)) };
         let at = (!params.is_empty()).then_some(values);
         Ok(Outcome {
@@ -984,7 +995,12 @@ mod tests {
     /// The differences read by rows are those of every conflicting pair, one by one.
     #[test]
     fn differences_are_those_of_every_pair() {
-        for (id, array, values) in [("lattice-heat-2d-tiled", "A", vec![3]), ("ov-example3", "A", vec![3, 3, 3]), ("smo-lbm-d3q19", "A", vec![3]), ("ov-example4", "B", vec![5])] {
+        for (id, array, values) in [
+            ("lattice-heat-2d-tiled", "A", vec![3]),
+            ("ov-example3", "A", vec![3, 3, 3]),
+            ("smo-lbm-d3q19", "A", vec![3]),
+            ("ov-example4", "B", vec![5]),
+        ] {
             let (problem, diffs) = suite_differences(id, array, &values);
             let n = problem.n_dims();
             let mut pairs = Vec::new();

@@ -18,11 +18,11 @@
 //! The `lambda` found is divided by its gcd and completed into a unimodular matrix `V`
 //! (Sec. 4.1.2), which updates the remaining rows.
 
-use polyalloc_formulation::int::gcd_slice;
-use polyalloc_formulation::int::lin::{complete_unimodular, mat_mul};
 use polyalloc_alloc::pieces::revise_all;
 use polyalloc_alloc::width::{bound_on_piece, positive_on_cells, BoundVars};
 use polyalloc_alloc::AllocError;
+use polyalloc_formulation::int::gcd_slice;
+use polyalloc_formulation::int::lin::{complete_unimodular, mat_mul};
 use polyalloc_formulation::{AffExpr, BasicSet, Space};
 use polyalloc_ilp::{Cmp, LexSolve, LinExpr, Model, SolveError, SolveOptions, Solver, VarId};
 
@@ -98,10 +98,7 @@ pub fn heuristic1(
             }
         }
         let Some((_, mut lambda, modulus)) = best else {
-            return Err(AllocError::method(
-                method,
-                format!("Heuristic 1, step {step}: no mapping vector with coefficients within the bounds"),
-            ));
+            return Err(AllocError::method(method, format!("Heuristic 1, step {step}: no mapping vector with coefficients within the bounds")));
         };
         let g = gcd_slice(&lambda);
         if g > 1 {
@@ -144,7 +141,13 @@ fn width_ilp(
     let mut m = Model::new(format!("lattice-h1-step{step}-lead{j}"));
     let lambda: Vec<VarId> = (0..basis.len())
         .map(|k| {
-            let (lo, hi) = if k < j { (0, 0) } else if k == j { (1, lb) } else { (-lb, lb) };
+            let (lo, hi) = if k < j {
+                (0, 0)
+            } else if k == j {
+                (1, lb)
+            } else {
+                (-lb, lb)
+            };
             m.add_integer(format!("lambda_{k}"), Some(lo), Some(hi))
         })
         .collect();

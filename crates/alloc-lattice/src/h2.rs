@@ -40,9 +40,9 @@
 
 #![allow(clippy::needless_range_loop)] // index loops read as the matrix formulas
 
+use polyalloc_alloc::{AllocError, Problem};
 use polyalloc_formulation::int::gcd_slice;
 use polyalloc_formulation::int::lin::{complete_unimodular, inverse_unimodular, IMatrix};
-use polyalloc_alloc::{AllocError, Problem};
 use polyalloc_formulation::{BasicSet, ConflictSet, Space, Tuple};
 use polyalloc_ilp::{Cmp, LexSolve, LinExpr, Model, SolveError, SolveOptions, Solver, VarId};
 
@@ -257,15 +257,20 @@ pub fn shortest_outside(
         return Ok(None);
     }
     let lb = opts.vector_bound;
-    let mu_bound: Vec<i64> = (0..m)
-        .map(|t| a_inv[k + t].iter().map(|x| x.saturating_abs()).fold(0i64, |s, x| s.saturating_add(x)).saturating_mul(lb))
-        .collect();
+    let mu_bound: Vec<i64> =
+        (0..m).map(|t| a_inv[k + t].iter().map(|x| x.saturating_abs()).fold(0i64, |s, x| s.saturating_add(x)).saturating_mul(lb)).collect();
     let mut best: Option<(Vec<i128>, Vec<i64>, Vec<i64>)> = None;
     for lead in 0..m {
         let mut md = Model::new(format!("lattice-h2-step{step}-lead{lead}"));
         let mu: Vec<VarId> = (0..m)
             .map(|t| {
-                let (lo, hi) = if t < lead { (0, 0) } else if t == lead { (1, mu_bound[t]) } else { (-mu_bound[t], mu_bound[t]) };
+                let (lo, hi) = if t < lead {
+                    (0, 0)
+                } else if t == lead {
+                    (1, mu_bound[t])
+                } else {
+                    (-mu_bound[t], mu_bound[t])
+                };
                 md.add_integer(format!("mu_{t}"), Some(lo), Some(hi))
             })
             .collect();

@@ -51,14 +51,12 @@ pub mod h2;
 
 pub use exact::{LatticeExact, LatticeExactDetails};
 /// The integer linear algebra lives in the formulation crate.
-
 use h1::{heuristic1, H1Options};
 use h2::{heuristic2, star_shaped_differences, H2Options, H2Result};
 use polyalloc_alloc::pieces::{cell_polyhedra, conflict_polyhedra};
 use polyalloc_alloc::{AllocError, Allocator, Problem};
 use polyalloc_formulation::{AffExpr, ModularMapping, Space, StorageRow};
 use polyalloc_ilp::Solver;
-
 
 fn identity(n: usize) -> Vec<Vec<i64>> {
     (0..n).map(|i| (0..n).map(|j| i64::from(i == j)).collect()).collect()

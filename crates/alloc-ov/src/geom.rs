@@ -113,11 +113,15 @@ pub fn simplify(rows: &Rows, ncols: usize) -> Result<Option<Rows>, OvError> {
 /// solution is `Some` only when the system is consistent and of full column rank.
 fn solve_exact(m: &[Vec<i128>], rhs: &[i128], n: usize) -> Result<(usize, Option<RatPoint>), OvError> {
     let rows = m.len();
-    let mut a: Vec<Vec<i128>> = m.iter().zip(rhs).map(|(r, b)| {
-        let mut v = r.clone();
-        v.push(*b);
-        v
-    }).collect();
+    let mut a: Vec<Vec<i128>> = m
+        .iter()
+        .zip(rhs)
+        .map(|(r, b)| {
+            let mut v = r.clone();
+            v.push(*b);
+            v
+        })
+        .collect();
     let mut piv_cols = Vec::new();
     let mut r = 0;
     for c in 0..n {

@@ -109,8 +109,8 @@ use std::collections::BTreeMap;
 
 pub use mapping::{induced, Induced};
 pub use method::{
-    random_legal_trace, read_details, sequential, Aov, AovDetails, InducedDetails, Modulation, Ov, OvDetails, PaperIlp, ScheduleLegality, ScheduleRef, Uov,
-    UovDetails, ValidSchedulesDetails,
+    random_legal_trace, read_details, sequential, Aov, AovDetails, InducedDetails, Modulation, Ov, OvDetails, PaperIlp, ScheduleLegality,
+    ScheduleRef, Uov, UovDetails, ValidSchedulesDetails,
 };
 pub use model::{DependenceSource, OvFormulation};
 pub use section::{OvSection, PaperEntries, ScheduleText};

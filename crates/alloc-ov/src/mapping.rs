@@ -136,7 +136,8 @@ pub fn induced(v: &[i64], tuple: &Tuple, space: &BasicSet, params: &[String]) ->
     let g = gcd_slice(v);
     if g == 0 {
         // v = 0: no value is read; one cell suffices.
-        let mapping = ModularMapping::new(&pnames, tuple.clone(), vec![StorageRow { hyperplane: vec![0; n], modulus: Some(AffExpr::constant(&psp, 1)) }])?;
+        let mapping =
+            ModularMapping::new(&pnames, tuple.clone(), vec![StorageRow { hyperplane: vec![0; n], modulus: Some(AffExpr::constant(&psp, 1)) }])?;
         return Ok(Induced {
             vector: v.to_vec(),
             u: vec![],

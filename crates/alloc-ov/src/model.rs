@@ -9,7 +9,6 @@
 //! (`ov.dependences`, [`DependenceSource::File`]) and schedules given as isl relations are
 //! parsed, as relations over the statements' spaces.
 
-
 use crate::geom::{subst, unit, Rows};
 use crate::section::OvSection;
 use crate::OvError;
@@ -147,10 +146,7 @@ fn rows_of(b: &BasicSet, params: &[String], what: &str) -> Result<Rows, OvError>
         }
         Ok(out)
     };
-    Ok(Rows {
-        eqs: b.equalities().iter().map(conv).collect::<Result<_, _>>()?,
-        ineqs: b.inequalities().iter().map(conv).collect::<Result<_, _>>()?,
-    })
+    Ok(Rows { eqs: b.equalities().iter().map(conv).collect::<Result<_, _>>()?, ineqs: b.inequalities().iter().map(conv).collect::<Result<_, _>>()? })
 }
 
 fn aff_row(a: &AffExpr, sp: &Space, params: &[String], what: &str) -> Result<Vec<i64>, OvError> {
@@ -239,8 +235,7 @@ impl OvFormulation {
                         if acc.array != p.statements[t].name {
                             return Err(field("h", &format!("relates `{}` to `{}`, not to the producer `{}`", d.consumer, acc.array, d.producer)));
                         }
-                        let h: Vec<Vec<i64>> =
-                            acc.index.iter().map(|a| aff_row(a, st.domain.space(), &p.params, "h")).collect::<Result<_, _>>()?;
+                        let h: Vec<Vec<i64>> = acc.index.iter().map(|a| aff_row(a, st.domain.space(), &p.params, "h")).collect::<Result<_, _>>()?;
                         let guard = match &acc.guard {
                             Some(g) => Some(rows_of(&g.align_params(&p.params)?, &p.params, "dependence domain")?),
                             None => None,
@@ -295,13 +290,7 @@ impl OvFormulation {
             .iter()
             .map(|b| b.align_params(params).map_err(OvError::from).and_then(|b| rows_of(&b, params, "statement domain")))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(OvStatement {
-            name: st.name.clone(),
-            dims,
-            array: array.to_string(),
-            pieces,
-            program_schedule: aff_row(sched, sp, params, "schedule")?,
-        })
+        Ok(OvStatement { name: st.name.clone(), dims, array: array.to_string(), pieces, program_schedule: aff_row(sched, sp, params, "schedule")? })
     }
 
     /// The index of statement `name`.
@@ -311,14 +300,22 @@ impl OvFormulation {
 
     /// Context rows padded to `ncols`.
     pub fn context_rows(&self, ncols: usize) -> Rows {
-        Rows { eqs: self.context.eqs.iter().map(|r| crate::geom::pad(r, ncols)).collect(), ineqs: self.context.ineqs.iter().map(|r| crate::geom::pad(r, ncols)).collect() }
+        Rows {
+            eqs: self.context.eqs.iter().map(|r| crate::geom::pad(r, ncols)).collect(),
+            ineqs: self.context.ineqs.iter().map(|r| crate::geom::pad(r, ncols)).collect(),
+        }
     }
 
     fn add_dependence(&mut self, name: &str, r: usize, t: usize, h: &[Vec<i64>], guard: Option<&Rows>) -> Result<(), OvError> {
         let np = self.params.len();
         let ncols = self.statements[r].ncols(np);
         if h.len() != self.statements[t].dims.len() {
-            return Err(OvError::Input(format!("{name}: h has {} components, `{}` has {} dimensions", h.len(), self.statements[t].name, self.statements[t].dims.len())));
+            return Err(OvError::Input(format!(
+                "{name}: h has {} components, `{}` has {} dimensions",
+                h.len(),
+                self.statements[t].name,
+                self.statements[t].dims.len()
+            )));
         }
         for rp in self.statements[r].pieces.clone() {
             for tp in self.statements[t].pieces.clone() {
@@ -387,7 +384,12 @@ impl OvFormulation {
     /// statement's domain space, as [`polyalloc_program::Statement::schedule`] holds it.
     pub fn affine_schedules(&self, program: &Program, th: &[i64]) -> Result<Vec<AffExpr>, OvError> {
         if program.statements.len() != self.statements.len() || th.len() != self.space.len() {
-            return Err(OvError::Input(format!("{}: a schedule of {} coefficients for {} statements", self.name, th.len(), program.statements.len())));
+            return Err(OvError::Input(format!(
+                "{}: a schedule of {} coefficients for {} statements",
+                self.name,
+                th.len(),
+                program.statements.len()
+            )));
         }
         let mut out = Vec::new();
         for (s, st) in program.statements.iter().enumerate() {
@@ -395,7 +397,11 @@ impl OvFormulation {
             let mut a = AffExpr::zero(sp);
             a.coeffs[0] = th[self.space.constant(s)];
             for (i, p) in sp.params.iter().enumerate() {
-                let j = self.params.iter().position(|q| q == p).ok_or_else(|| OvError::Input(format!("statement `{}`: unknown parameter `{p}`", st.name)))?;
+                let j = self
+                    .params
+                    .iter()
+                    .position(|q| q == p)
+                    .ok_or_else(|| OvError::Input(format!("statement `{}`: unknown parameter `{p}`", st.name)))?;
                 a.coeffs[1 + i] = th[self.space.param(s, j)];
             }
             for k in 0..sp.n_dim() {

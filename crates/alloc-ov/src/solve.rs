@@ -249,16 +249,15 @@ impl<'a> Engine<'a> {
             }
             let ncols = self.form.statements[d.consumer].ncols(np);
             // h(x) + v
-            let hv: Vec<Vec<i64>> = d
-                .h
-                .iter()
-                .zip(v)
-                .map(|(row, vk)| {
-                    let mut r = row.clone();
-                    r[0] += vk;
-                    r
-                })
-                .collect();
+            let hv: Vec<Vec<i64>> =
+                d.h.iter()
+                    .zip(v)
+                    .map(|(row, vk)| {
+                        let mut r = row.clone();
+                        r[0] += vk;
+                        r
+                    })
+                    .collect();
             for &t2 in &writers {
                 for piece in &self.form.statements[t2].pieces {
                     let mut dom = d.domain.clone();
@@ -270,11 +269,18 @@ impl<'a> Engine<'a> {
                     }
                     let mut coef = vec![vec![0; ncols]; self.form.space.len()];
                     self.form.add_theta(&mut coef, t2, &hv, 1, ncols)?;
-                    let ident: Vec<Vec<i64>> = (0..self.form.statements[d.consumer].dims.len()).map(|k| crate::geom::unit(1 + np + k, ncols)).collect();
+                    let ident: Vec<Vec<i64>> =
+                        (0..self.form.statements[d.consumer].dims.len()).map(|k| crate::geom::unit(1 + np + k, ncols)).collect();
                     self.form.add_theta(&mut coef, d.consumer, &ident, -1, ncols)?;
                     let mut constant = vec![0; ncols];
                     constant[0] = -i64::from(strict);
-                    out.push(Family { label: format!("storage {} over {}", d.name, self.form.statements[t2].name), ncols, domain: dom, coef, constant });
+                    out.push(Family {
+                        label: format!("storage {} over {}", d.name, self.form.statements[t2].name),
+                        ncols,
+                        domain: dom,
+                        coef,
+                        constant,
+                    });
                 }
             }
         }
@@ -304,7 +310,13 @@ impl<'a> Engine<'a> {
                         self.form.add_theta(&mut coef, t, &ident, -1, ncols)?;
                         let mut constant = vec![0; ncols];
                         constant[0] = -1;
-                        out.push(Family { label: format!("write order {} -> {}", self.form.statements[t].name, self.form.statements[t2].name), ncols, domain: dom, coef, constant });
+                        out.push(Family {
+                            label: format!("write order {} -> {}", self.form.statements[t].name, self.form.statements[t2].name),
+                            ncols,
+                            domain: dom,
+                            coef,
+                            constant,
+                        });
                     }
                 }
             }
@@ -356,10 +368,7 @@ impl<'a> Engine<'a> {
                 }
             }
         }
-        Err(OvError::NotFound(format!(
-            "no occupancy vector of Manhattan length <= {} for array `{array}` ({n} candidates)",
-            self.opts.max_length
-        )))
+        Err(OvError::NotFound(format!("no occupancy vector of Manhattan length <= {} for array `{array}` ({n} candidates)", self.opts.max_length)))
     }
 
     /// `R` as a basic set over the schedule coefficients.
@@ -691,7 +700,9 @@ impl Engine<'_> {
                     let rhs = i64::try_from(-c).map_err(|_| ovf())?;
                     if e.is_constant() {
                         if rhs > 0 {
-                            return Err(OvError::NotFound(format!("array `{array}`: no occupancy vector satisfies the paper's constraints for this schedule")));
+                            return Err(OvError::NotFound(format!(
+                                "array `{array}`: no occupancy vector satisfies the paper's constraints for this schedule"
+                            )));
                         }
                         continue;
                     }
@@ -716,7 +727,9 @@ impl Engine<'_> {
         }
         let objectives = if d > 1 { vec![len, even] } else { vec![len] };
         let sol = self.solver.lex_minimize(&m, &objectives, &self.opts.solve).map_err(|e| match e {
-            SolveError::Infeasible => OvError::NotFound(format!("array `{array}`: the paper's integer program has no solution with |v_k| <= {bound}")),
+            SolveError::Infeasible => {
+                OvError::NotFound(format!("array `{array}`: the paper's integer program has no solution with |v_k| <= {bound}"))
+            }
             e => OvError::Solver(e),
         })?;
         Ok(Some(v.iter().map(|&x| sol.solution.int_value(x)).collect()))

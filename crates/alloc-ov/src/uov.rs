@@ -8,8 +8,8 @@
 //! allowed: the reader itself overwrites, reads precede writes). As in Strout et al.
 //! the condition is taken on the interior of the iteration space (boundaries ignored).
 
-use crate::solve::{candidates, evenness, Found};
 use crate::model::OvFormulation;
+use crate::solve::{candidates, evenness, Found};
 use crate::OvError;
 use polyalloc_ilp::{Cmp, LinExpr, Model, SolveError, SolveOptions, Solver};
 

@@ -119,7 +119,15 @@ pub(crate) struct BoundRow {
 /// differences: a conflict at distance 3939 (`i2 = i + 3939`) made every hyperplane
 /// infeasible. Rays and vertices with `ΣP + g0 <= 0` (negative parameters) give no
 /// bound; the result is capped at `cap` (the rows then restrict `Γ`, as in the paper).
-pub(crate) fn decision_constant<'a>(gens: impl Iterator<Item = &'a Generators>, np: usize, n: usize, c: i64, bound: i64, offset: i64, cap: i64) -> i64 {
+pub(crate) fn decision_constant<'a>(
+    gens: impl Iterator<Item = &'a Generators>,
+    np: usize,
+    n: usize,
+    c: i64,
+    bound: i64,
+    offset: i64,
+    cap: i64,
+) -> i64 {
     let mut need = c;
     for g in gens {
         for (g0, v) in &g.vertices {
@@ -207,11 +215,7 @@ pub(crate) fn decide_points(points: &[Point], c: i64, offset: i64, implied: impl
         }
     }
     let side = |m: BTreeMap<Vec<i64>, i64>, dead: bool| Side {
-        rows: if dead {
-            Vec::new()
-        } else {
-            m.into_iter().map(|(a, beta)| GammaRow { a, beta }).filter(|r| !implied(r)).collect()
-        },
+        rows: if dead { Vec::new() } else { m.into_iter().map(|(a, beta)| GammaRow { a, beta }).filter(|r| !implied(r)).collect() },
         dead,
     };
     free.sort();

@@ -170,7 +170,8 @@ enum Settle {
 /// evaluations (a box evaluates every row of the problem), at most [`SEARCH_NODE_LIMIT`]
 /// boxes. Beyond it the ILP decides: the search is for the rows it settles quickly.
 fn node_limit(p: &RowProblem<'_>) -> usize {
-    let rows = p.free.len() + p.systems.iter().map(Vec::len).sum::<usize>() + p.pieces.iter().map(|q| q.plus.rows.len() + q.minus.rows.len()).sum::<usize>();
+    let rows =
+        p.free.len() + p.systems.iter().map(Vec::len).sum::<usize>() + p.pieces.iter().map(|q| q.plus.rows.len() + q.minus.rows.len()).sum::<usize>();
     (SEARCH_WORK / (rows + 1)).clamp(1_000, SEARCH_NODE_LIMIT)
 }
 
@@ -200,7 +201,15 @@ fn difference(p: &Poly, gamma: &[Vec<LinExpr>], offset: &[LinExpr], sign: i64) -
 /// `u . P + w >= |D|` on the polyhedron (two Farkas applications, through `lin` as in
 /// the intra-array SMO: multipliers eliminated where the generators are few, each
 /// distinct row once).
-fn bound(lin: &mut Linearizer, m: &mut Model, p: &Poly, gamma: &[Vec<LinExpr>], offset: &[LinExpr], b: &BoundVars, name: &str) -> polyalloc_formulation::Result<()> {
+fn bound(
+    lin: &mut Linearizer,
+    m: &mut Model,
+    p: &Poly,
+    gamma: &[Vec<LinExpr>],
+    offset: &[LinExpr],
+    b: &BoundVars,
+    name: &str,
+) -> polyalloc_formulation::Result<()> {
     for (sign, tag) in [(1i64, "ub"), (-1, "lb")] {
         let mut f = difference(p, gamma, offset, -sign);
         for (k, &u) in b.u.iter().enumerate() {
@@ -420,7 +429,15 @@ impl SmoInter {
     /// groups' satisfaction counts found here when the decision rows split (the search
     /// gives up on a polyhedron with a line or too many generators, bounding rows that
     /// are not up-closed, the node limit, several optima).
-    fn settle(&self, problem: &InterProblem, polys: &[Poly], bounds: &[i64], previous: &[Vec<i64>], lin: &mut Linearizer, c: i64) -> Result<Settle, AllocError> {
+    fn settle(
+        &self,
+        problem: &InterProblem,
+        polys: &[Poly],
+        bounds: &[i64],
+        previous: &[Vec<i64>],
+        lin: &mut Linearizer,
+        c: i64,
+    ) -> Result<Settle, AllocError> {
         let fe = AllocError::formulation(NAME);
         let params = problem.params();
         let np = params.len();
@@ -488,8 +505,11 @@ impl SmoInter {
                 inter_search::max_satisfied(&pieces, members, &free_rows, &hi, (SEARCH_WORK / (rows + 1)).clamp(1_000, SEARCH_NODE_LIMIT))
             })
             .collect();
-        let cuts: Vec<Cut> =
-            groups.iter().zip(&group_max).filter_map(|((name, members), &max)| Some(Cut { name: name.clone(), members: members.clone(), max: max? })).collect();
+        let cuts: Vec<Cut> = groups
+            .iter()
+            .zip(&group_max)
+            .filter_map(|((name, members), &max)| Some(Cut { name: name.clone(), members: members.clone(), max: max? }))
+            .collect();
         let Some(comp) = orthogonal_complement(&previous.iter().map(|r| free.iter().map(|&k| r[k]).collect()).collect::<Vec<Vec<i64>>>(), free.len())
         else {
             return Ok(Settle::Cuts(cuts));
@@ -537,9 +557,11 @@ impl SmoInter {
         // Split first the coefficients the intra-array objectives (first in the key)
         // depend on, then the other coefficients, then the offsets.
         let mut rank: Vec<u8> = free.iter().map(|&k| if k >= n_gamma { 2 } else { 1 }).collect();
-        let intra_coefs = polys.iter().zip(&decisions).filter(|(p, _)| p.intra()).flat_map(|(_, d)| {
-            d.plus.rows.iter().chain(&d.minus.rows).map(|r| &r.a).chain(d.bounds.iter().map(|r| &r.d))
-        });
+        let intra_coefs = polys
+            .iter()
+            .zip(&decisions)
+            .filter(|(p, _)| p.intra())
+            .flat_map(|(_, d)| d.plus.rows.iter().chain(&d.minus.rows).map(|r| &r.a).chain(d.bounds.iter().map(|r| &r.d)));
         for a in intra_coefs {
             for (r, &x) in rank.iter_mut().zip(a) {
                 if x != 0 {
@@ -590,7 +612,12 @@ impl SmoInter {
     }
 
     /// [`SmoInter::shared_mapping`] with the facts found so far in the run.
-    fn shared_mapping_with(&self, problem: &InterProblem, solver: &dyn Solver, facts: &mut Facts) -> Result<(SharedMapping, InterDetails), AllocError> {
+    fn shared_mapping_with(
+        &self,
+        problem: &InterProblem,
+        solver: &dyn Solver,
+        facts: &mut Facts,
+    ) -> Result<(SharedMapping, InterDetails), AllocError> {
         let fe = AllocError::formulation(NAME);
         let mut polys = Vec::new();
         for r in &problem.conflicts.relations {
@@ -789,7 +816,8 @@ impl Facts {
         let np = set.space().n_param();
         let c = *col.checked_sub(1 + np).and_then(|k| point.get(k)).ok_or_else(|| AllocError::method(NAME, "a sample outside its space"))?;
         // An equality on the column alone fixes it (no emptiness check needed).
-        let pinned = set.equalities().iter().any(|e| e.get(col).is_some_and(|&x| x != 0) && e.iter().enumerate().skip(1).all(|(k, &x)| k == col || x == 0));
+        let pinned =
+            set.equalities().iter().any(|e| e.get(col).is_some_and(|&x| x != 0) && e.iter().enumerate().skip(1).all(|(k, &x)| k == col || x == 0));
         let mut fixed = true;
         for sign in [1i64, -1].into_iter().filter(|_| !pinned) {
             let mut q = set.clone();
@@ -868,7 +896,8 @@ fn offset_free_rows(polys: &[Poly], decisions: &[crate::decision::Decision], off
 fn combine_rows(r1: &BoundRow, r2: &BoundRow, offsets: &[usize]) -> Option<BoundRow> {
     let (g1, g2) = (r1.g0, r2.g0);
     for sign in [-1i64, 1] {
-        let d: Option<Vec<i64>> = r1.d.iter().zip(&r2.d).map(|(&a, &b)| g2.checked_mul(a)?.checked_add(sign.checked_mul(g1)?.checked_mul(b)?)).collect();
+        let d: Option<Vec<i64>> =
+            r1.d.iter().zip(&r2.d).map(|(&a, &b)| g2.checked_mul(a)?.checked_add(sign.checked_mul(g1)?.checked_mul(b)?)).collect();
         let Some(d) = d else { continue };
         if offsets.iter().any(|&k| d.get(k).is_some_and(|&x| x != 0)) || d.iter().all(|&x| x == 0) {
             continue;

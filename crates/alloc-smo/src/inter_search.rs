@@ -304,10 +304,8 @@ pub(crate) fn max_satisfied(pieces: &[Piece<'_>], members: &[usize], free: &[&Ga
         if free.iter().any(|r| r.max_on(&lo, &hi) < r.beta as i128) {
             continue;
         }
-        let alive: Vec<usize> = alive
-            .into_iter()
-            .filter(|&i| pieces[i].plus.possible_on(&lo, &hi) || pieces[i].minus.possible_on(&lo, &hi))
-            .collect();
+        let alive: Vec<usize> =
+            alive.into_iter().filter(|&i| pieces[i].plus.possible_on(&lo, &hi) || pieces[i].minus.possible_on(&lo, &hi)).collect();
         let ub = alive.len() as i64;
         if best.is_some_and(|b| ub <= b) {
             continue;
@@ -400,7 +398,9 @@ mod tests {
             let bound: Vec<i64> = (0..n).map(|j| 1 + ((case + j) % 3) as i64).collect();
             let sides: Vec<(Side, Side, usize, usize)> = (0..5)
                 .map(|_| {
-                    let rows = (0..1 + rng.next(1).unsigned_abs() as usize).map(|_| GammaRow { a: (0..n).map(|_| rng.next(2)).collect(), beta: rng.next(1).abs() }).collect();
+                    let rows = (0..1 + rng.next(1).unsigned_abs() as usize)
+                        .map(|_| GammaRow { a: (0..n).map(|_| rng.next(2)).collect(), beta: rng.next(1).abs() })
+                        .collect();
                     let s = Side { rows, dead: rng.next(6) == 6 };
                     let m = neg(&s);
                     let class = rng.next(1).unsigned_abs() as usize % 2;
@@ -409,12 +409,15 @@ mod tests {
                 .collect();
             let f = GammaRow { a: (0..n).map(|_| rng.next(2)).collect(), beta: -2 - rng.next(1).abs() };
             let fneg = GammaRow { a: f.a.iter().map(|x| -x).collect(), beta: f.beta };
-            let brows: Vec<BoundRow> = (0..6)
-                .map(|_| BoundRow { g0: rng.next(1).abs(), p: vec![rng.next(2).abs()], d: (0..n).map(|_| rng.next(2)).collect() })
-                .collect();
-            let complement: Vec<Vec<i64>> =
-                if case % 3 == 0 { vec![(0..n).map(|_| rng.next(1)).collect()] } else { (0..n).map(|k| (0..n).map(|j| i64::from(j == k)).collect()).collect() };
-            let pieces: Vec<Piece<'_>> = sides.iter().map(|(plus, minus, class, group)| Piece { plus, minus, class: *class, group: *group }).collect();
+            let brows: Vec<BoundRow> =
+                (0..6).map(|_| BoundRow { g0: rng.next(1).abs(), p: vec![rng.next(2).abs()], d: (0..n).map(|_| rng.next(2)).collect() }).collect();
+            let complement: Vec<Vec<i64>> = if case % 3 == 0 {
+                vec![(0..n).map(|_| rng.next(1)).collect()]
+            } else {
+                (0..n).map(|k| (0..n).map(|j| i64::from(j == k)).collect()).collect()
+            };
+            let pieces: Vec<Piece<'_>> =
+                sides.iter().map(|(plus, minus, class, group)| Piece { plus, minus, class: *class, group: *group }).collect();
             let free = vec![&f, &fneg];
             let mut group_max = Vec::new();
             for g in 0..4 {
@@ -435,7 +438,14 @@ mod tests {
             let objectives = if case % 4 == 3 {
                 vec![Objective::Unsatisfied(1), Objective::Bound(1)]
             } else {
-                vec![Objective::Unsatisfied(0), Objective::Bound(0), Objective::Unsatisfied(1), Objective::Bound(1), Objective::Size, Objective::Position]
+                vec![
+                    Objective::Unsatisfied(0),
+                    Objective::Bound(0),
+                    Objective::Unsatisfied(1),
+                    Objective::Bound(1),
+                    Objective::Size,
+                    Objective::Position,
+                ]
             };
             let p = RowProblem {
                 bound: bound.clone(),

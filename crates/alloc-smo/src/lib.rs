@@ -55,30 +55,32 @@
 //!   so that the last non-zero coefficient is positive (a sign change does not change a
 //!   modular mapping's validity or size).
 
-pub mod inter;
-pub mod symmetric;
 mod decision;
+pub mod inter;
 mod inter_search;
 mod presolve;
+pub mod symmetric;
 
+use decision::{decide, BoundRow, GammaRow, Side};
 pub use inter::{InterDetails, SmoInter};
 pub use symmetric::SmoSym;
-use decision::{decide, BoundRow, GammaRow, Side};
 
 /// The largest constant `c` of the decision constraints (6) (`decision::decision_constant`):
 /// a big-M of the ILP, kept far below where floating-point solvers lose integrality.
 const MAX_DECISION_CONSTANT: i64 = 1_000_000;
-use presolve::{max_eta, EtaProblem, Piece};
-use polyalloc_formulation::int::lin::orthogonal_complement;
-use polyalloc_alloc::pieces::{cell_polyhedra, conflict_polyhedra_with, revise_all_with};
 pub use polyalloc_alloc::pieces::revise;
-use polyalloc_alloc::width::{bound_on_piece_with, diff_form, modulus_of, positive_on_cells_at, positive_on_cells_with, BoundVars, MAX_CONSTANT, MAX_PARAM_COEF};
+use polyalloc_alloc::pieces::{cell_polyhedra, conflict_polyhedra_with, revise_all_with};
+use polyalloc_alloc::width::{
+    bound_on_piece_with, diff_form, modulus_of, positive_on_cells_at, positive_on_cells_with, BoundVars, MAX_CONSTANT, MAX_PARAM_COEF,
+};
 use polyalloc_alloc::{AllocError, Allocator, Problem};
 use polyalloc_formulation::farkas::{FarkasOptions, Linearizer};
-use std::collections::{BTreeMap, BTreeSet};
+use polyalloc_formulation::int::lin::orthogonal_complement;
 use polyalloc_formulation::StorageRow;
 use polyalloc_formulation::{BasicSet, ModularMapping, Space};
 use polyalloc_ilp::{Cmp, LexSolve, LinExpr, Model, SolveOptions, Solver, VarId};
+use presolve::{max_eta, EtaProblem, Piece};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Options of [`Smo`].
 #[derive(Clone, Debug)]
@@ -200,16 +202,14 @@ impl Smo {
             }
         }
         // Linear independence from the previous hyperplanes.
-        let comp = orthogonal_complement(previous, n)
-            .ok_or_else(|| AllocError::method(NAME, "overflow while completing the hyperplane basis"))?;
+        let comp = orthogonal_complement(previous, n).ok_or_else(|| AllocError::method(NAME, "overflow while completing the hyperplane basis"))?;
         if comp.is_empty() {
             return Err(AllocError::method(
                 NAME,
                 format!("{n} independent hyperplanes found but conflicts remain: the conflict set contains a pair of equal cells"),
             ));
         }
-        let sides: Vec<Piece<'_>> =
-            merged.iter().map(|((plus, minus), &weight)| Piece { plus, minus, weight }).collect();
+        let sides: Vec<Piece<'_>> = merged.iter().map(|((plus, minus), &weight)| Piece { plus, minus, weight }).collect();
         let eta = EtaProblem { n, bound: b, pieces: sides, always: 2 * unsplit.len() as i64, free: free.iter().collect(), complement: &comp };
         let np = params.len();
         let rows: Vec<&BoundRow> = bound_rows.iter().collect();
@@ -290,8 +290,7 @@ impl Smo {
                 }
                 let co = c.checked_mul(offset).ok_or_else(|| AllocError::method(NAME, "overflow in the decision constant"))?;
                 f.constant = LinExpr::constant(c + co) - LinExpr::from(x) * (c + 1 + co);
-                lin.nonneg_on(&mut m, piece, &f, &FarkasOptions { name: format!("K{i}_{tag}"), ..Default::default() })
-                    .map_err(&fe)?;
+                lin.nonneg_on(&mut m, piece, &f, &FarkasOptions { name: format!("K{i}_{tag}"), ..Default::default() }).map_err(&fe)?;
             }
         }
         let mut any = LinExpr::new();
@@ -334,17 +333,15 @@ impl Smo {
         let pre = match settled {
             // The optimum is known, its (u, w) holds on the cells: the later stages
             // choose among its hyperplanes only.
-            Some(Some((best, true))) => {
-                (best.optima.len() <= MAX_CHOICES).then_some((best.eta, best.optima, Some(best.key)))
-            }
+            Some(Some((best, true))) => (best.optima.len() <= MAX_CHOICES).then_some((best.eta, best.optima, Some(best.key))),
             // The least key of the relaxation fails on the cells: the backend's own
             // search, without a choice it would not make.
             Some(Some((_, false))) => None,
             // No settled optimum (generators unknown, node limit, keys not closed
             // form): η bounded by `max_eta` as before.
-            _ if self.options.presolve && unsplit.is_empty() => max_eta(&eta).and_then(|(eta_max, optima)| {
-                Self::least_keyed(eta_max, optima, &rows, np, self.options.tie_break_small_hyperplane)
-            }),
+            _ if self.options.presolve && unsplit.is_empty() => {
+                max_eta(&eta).and_then(|(eta_max, optima)| Self::least_keyed(eta_max, optima, &rows, np, self.options.tie_break_small_hyperplane))
+            }
             _ => None,
         };
         if let Some((eta_max, optima, key)) = pre {
@@ -417,9 +414,7 @@ impl Smo {
                 start = Some(point);
             }
         }
-        let lex = solver
-            .lex_minimize_from(&m, &objectives, &self.options.solve, start.as_deref())
-            .map_err(AllocError::solver(NAME))?;
+        let lex = solver.lex_minimize_from(&m, &objectives, &self.options.solve, start.as_deref()).map_err(AllocError::solver(NAME))?;
         let mut h: Vec<i64> = gamma.iter().map(|&v| lex.solution.int_value(v)).collect();
         normalise_sign(&mut h);
         Ok((h, bound.modulus(&lex.solution, param_space)))
@@ -467,17 +462,8 @@ impl Allocator for Smo {
             if hyperplanes.len() > n {
                 return Err(AllocError::method(NAME, "no termination after n hyperplanes"));
             }
-            let (h, modulus) = self.next_hyperplane(
-                &pieces,
-                &cells,
-                &hyperplanes,
-                &params,
-                &param_space,
-                solver,
-                hyperplanes.len() + 1,
-                &mut lin,
-                offset,
-            )?;
+            let (h, modulus) =
+                self.next_hyperplane(&pieces, &cells, &hyperplanes, &params, &param_space, solver, hyperplanes.len() + 1, &mut lin, offset)?;
             pieces = revise_all_with(&pieces, &h, solver, NAME, Some(&mut lin))?;
             rows.push(StorageRow { hyperplane: h.clone(), modulus: Some(modulus) });
             hyperplanes.push(h);

@@ -169,20 +169,20 @@ pub(crate) fn lex_best(p: &EtaProblem<'_>, rows: &[&BoundRow], np: usize, u_max:
     let mut key_bound = |lo: &[i64], hi: &[i64]| -> Option<Vec<i128>> {
         rhs.clear();
         rhs.extend(rows.iter().map(|r| {
-                let (mut a, mut b) = (0i128, 0i128);
-                for (&d, (&l, &h)) in r.d.iter().zip(lo.iter().zip(hi)) {
-                    let (x, y) = (d as i128 * l as i128, d as i128 * h as i128);
-                    a += x.min(y);
-                    b += x.max(y);
-                }
-                if a > 0 {
-                    a
-                } else if b < 0 {
-                    -b
-                } else {
-                    0
-                }
-            }));
+            let (mut a, mut b) = (0i128, 0i128);
+            for (&d, (&l, &h)) in r.d.iter().zip(lo.iter().zip(hi)) {
+                let (x, y) = (d as i128 * l as i128, d as i128 * h as i128);
+                a += x.min(y);
+                b += x.max(y);
+            }
+            if a > 0 {
+                a
+            } else if b < 0 {
+                -b
+            } else {
+                0
+            }
+        }));
         let mut k = Vec::with_capacity(np + 3);
         if !sys.least(&rhs, &mut k, &mut total) {
             return None;
@@ -256,9 +256,7 @@ pub(crate) fn lex_best(p: &EtaProblem<'_>, rows: &[&BoundRow], np: usize, u_max:
                 continue;
             }
         }
-        let split = (0..p.n)
-            .filter(|&j| lo[j] < hi[j])
-            .max_by_key(|&j| (weight[j] * (hi[j] - lo[j]) as i128, hi[j] - lo[j], std::cmp::Reverse(j)));
+        let split = (0..p.n).filter(|&j| lo[j] < hi[j]).max_by_key(|&j| (weight[j] * (hi[j] - lo[j]) as i128, hi[j] - lo[j], std::cmp::Reverse(j)));
         let Some(split) = split else {
             let gamma = lo;
             if !p.free.iter().all(|r| r.holds(&gamma)) {
@@ -396,8 +394,7 @@ mod tests {
             let bound = 3;
             let mut sides = Vec::new();
             for _ in 0..6 {
-                let rows: Vec<GammaRow> =
-                    (0..2).map(|_| GammaRow { a: (0..n).map(|_| next(2)).collect(), beta: next(1).abs() }).collect();
+                let rows: Vec<GammaRow> = (0..2).map(|_| GammaRow { a: (0..n).map(|_| next(2)).collect(), beta: next(1).abs() }).collect();
                 let s = Side { rows, dead: false };
                 let m = neg(&s);
                 sides.push((s, m, 1 + next(1).abs()));
@@ -464,8 +461,7 @@ mod tests {
             let np = (case % 3) as usize;
             let mut sides = Vec::new();
             for _ in 0..5 {
-                let rows: Vec<GammaRow> =
-                    (0..2).map(|_| GammaRow { a: (0..n).map(|_| next(2)).collect(), beta: next(1).abs() }).collect();
+                let rows: Vec<GammaRow> = (0..2).map(|_| GammaRow { a: (0..n).map(|_| next(2)).collect(), beta: next(1).abs() }).collect();
                 let s = Side { rows, dead: false };
                 let m = neg(&s);
                 sides.push((s, m, 1 + next(1).abs()));

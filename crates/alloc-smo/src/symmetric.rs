@@ -226,10 +226,7 @@ impl Allocator for SmoSym {
         let param_space = problem.param_space();
         let n = problem.n_dims();
         let symmetric = problem.conflicts.symmetric().map_err(&fe)?;
-        let sym_problem = Problem {
-            conflicts: ConflictSet::from_map(symmetric.clone(), ConflictForm::Symmetric).map_err(&fe)?,
-            ..problem.clone()
-        };
+        let sym_problem = Problem { conflicts: ConflictSet::from_map(symmetric.clone(), ConflictForm::Symmetric).map_err(&fe)?, ..problem.clone() };
         let mut pieces = conflict_polyhedra(&sym_problem, solver, NAME)?;
         let cells = cell_polyhedra(problem, NAME)?;
         let candidates = candidates(n, self.coef_bound(n));
@@ -241,7 +238,10 @@ impl Allocator for SmoSym {
             polyalloc_ilp::budget::check().map_err(AllocError::solver(NAME))?;
             match search.best {
                 Some((_, found)) => Ok(found),
-                None => Err(AllocError::method(NAME, format!("no hyperplane with coefficients in [-{b}, {b}] satisfies the remaining conflicts", b = self.coef_bound(n)))),
+                None => Err(AllocError::method(
+                    NAME,
+                    format!("no hyperplane with coefficients in [-{b}, {b}] satisfies the remaining conflicts", b = self.coef_bound(n)),
+                )),
             }
         };
         // The differences at each instance, enumerated once (None: too many pairs).
@@ -279,7 +279,8 @@ impl Allocator for SmoSym {
                 if stages.last().is_some_and(Vec::is_empty) {
                     for (k, h) in found.into_iter().enumerate().take(stages.len() - 1) {
                         let model = format!("smo-sym-modulus-{}", k + 1);
-                        let modulus = constant_hyperplane_modulus(&stages[k], &cells, &h, &params, &param_space, solver, &self.options.solve, NAME, &model)?;
+                        let modulus =
+                            constant_hyperplane_modulus(&stages[k], &cells, &h, &params, &param_space, solver, &self.options.solve, NAME, &model)?;
                         rows.push(StorageRow { hyperplane: h, modulus: Some(modulus) });
                     }
                     return ModularMapping::new(&pnames, problem.array_tuple(), rows).map_err(fe);
@@ -305,7 +306,10 @@ impl Allocator for SmoSym {
         // Unvalidated: hyperplanes committed one search at a time.
         while !pieces.is_empty() {
             if hyperplanes.len() >= n {
-                return Err(AllocError::method(NAME, format!("{n} independent hyperplanes found but conflicts remain: the conflict set contains a pair of equal cells")));
+                return Err(AllocError::method(
+                    NAME,
+                    format!("{n} independent hyperplanes found but conflicts remain: the conflict set contains a pair of equal cells"),
+                ));
             }
             // The remaining differences at the largest instance that has some.
             let mut diffs = None;
@@ -447,7 +451,11 @@ fn differences(symmetric: &polyalloc_formulation::Map, values: &[i64], limit: us
 
 /// [`differences`] from the distinct pairs, enumerated one by one (for a relation
 /// whose rows visit more than `limit` pairs, some of them possibly several times).
-fn differences_by_points(symmetric: &polyalloc_formulation::Map, values: &[i64], limit: usize) -> Result<Option<Vec<Vec<i64>>>, polyalloc_formulation::Error> {
+fn differences_by_points(
+    symmetric: &polyalloc_formulation::Map,
+    values: &[i64],
+    limit: usize,
+) -> Result<Option<Vec<Vec<i64>>>, polyalloc_formulation::Error> {
     let pairs = match symmetric.enumerate(values, limit) {
         Ok(p) => p,
         Err(polyalloc_formulation::Error::TooManyPoints(_)) => return Ok(None),
@@ -491,13 +499,15 @@ mod tests {
             }
         }
         // Overlapping pieces: 2 x 4 distinct pairs, visited twice.
-        let twice = polyalloc_formulation::Set::parse("[N] -> { [i] -> [k] : 0 <= i < 2 and 0 <= k < 4; [i] -> [k] : 0 <= i < 2 and 0 <= k < 4 }").expect("twice");
+        let twice = polyalloc_formulation::Set::parse("[N] -> { [i] -> [k] : 0 <= i < 2 and 0 <= k < 4; [i] -> [k] : 0 <= i < 2 and 0 <= k < 4 }")
+            .expect("twice");
         assert_eq!(differences(&twice, &[0], 8).expect("at the limit"), differences_by_points(&twice, &[0], 8).expect("points"));
         assert!(differences(&twice, &[0], 8).expect("within").is_some());
         assert_eq!(differences(&twice, &[0], 7).expect("over"), None);
         // Two disjoint pieces of 5 pairs each: within a limit of 8 one by one, not
         // together.
-        let apart = polyalloc_formulation::Set::parse("[N] -> { [i] -> [k] : i = 0 and 0 <= k < 5; [i] -> [k] : i = 1 and 0 <= k < 5 }").expect("apart");
+        let apart =
+            polyalloc_formulation::Set::parse("[N] -> { [i] -> [k] : i = 0 and 0 <= k < 5; [i] -> [k] : i = 1 and 0 <= k < 5 }").expect("apart");
         assert_eq!(differences(&apart, &[0], 8).expect("over together"), None);
         assert!(differences(&apart, &[0], 10).expect("within").is_some());
     }
@@ -511,7 +521,10 @@ mod tests {
         // Primitive vectors of [-3, 3]^2 up to sign, counted by brute force.
         let primitive = (-3i64..=3).flat_map(|a| (-3i64..=3).map(move |b| (a, b))).filter(|&(a, b)| gcd_slice(&[a, b]) == 1).count();
         assert_eq!(c3.len(), primitive / 2);
-        assert_eq!(candidates(3, 2).len(), (-2i64..=2).flat_map(|a| (-2i64..=2).flat_map(move |b| (-2i64..=2).map(move |c| [a, b, c]))).filter(|v| gcd_slice(v) == 1).count() / 2);
+        assert_eq!(
+            candidates(3, 2).len(),
+            (-2i64..=2).flat_map(|a| (-2i64..=2).flat_map(move |b| (-2i64..=2).map(move |c| [a, b, c]))).filter(|v| gcd_slice(v) == 1).count() / 2
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 use polyalloc_alloc::{allocate, Problem};
-use polyalloc_formulation::int::lin::rank;
 use polyalloc_alloc_smo::{normalise_sign, revise, Smo, SmoOptions};
 use polyalloc_backend_microlp::MicrolpSolver;
+use polyalloc_formulation::int::lin::rank;
 use polyalloc_formulation::{BasicSet, ConflictForm, ConflictSet, Polynomial};
 
 fn problem(conflicts: &str, context: &str, instances: Vec<Vec<i64>>) -> Problem {

@@ -24,15 +24,15 @@ pub mod method;
 pub mod pieces;
 pub mod width;
 
+pub use method::{
+    conflict_set_time, details_of, Details, Execution, ExecutionCheck, Input, Method, MethodError, Obligation, OnConflictSets, Order, Outcome,
+    SharedAnswer, SharedObligation, StorageFunction, StoragePlan, TimeFunction, TraceFunction,
+};
 use polyalloc_formulation::checker::Verdict;
 use polyalloc_formulation::shared_checker::{check_shared, SharedVerdict};
 use polyalloc_formulation::{Checker, ModularMapping, Polynomial, SharedMapping};
-pub use method::{
-    conflict_set_time, details_of, Details, Execution, ExecutionCheck, Input, Method, MethodError, Obligation, OnConflictSets, Order, Outcome, SharedAnswer,
-    SharedObligation, StorageFunction, StoragePlan, TimeFunction, TraceFunction,
-};
-pub use polyalloc_suite::{Example, InterProblem, Problem};
 use polyalloc_ilp::{Recording, SolveError, SolveRecord, Solver};
+pub use polyalloc_suite::{Example, InterProblem, Problem};
 use std::time::{Duration, Instant};
 
 /// Why a method gave no mapping.
@@ -238,11 +238,7 @@ pub fn allocate(method: &dyn Allocator, problem: &Problem, solver: &dyn Solver) 
 }
 
 /// [`allocate`] with a caller-provided recorder (e.g. one that dumps every model).
-pub fn allocate_recorded<S: Solver>(
-    method: &dyn Allocator,
-    problem: &Problem,
-    recorder: &Recording<S>,
-) -> Result<Allocation, AllocError> {
+pub fn allocate_recorded<S: Solver>(method: &dyn Allocator, problem: &Problem, recorder: &Recording<S>) -> Result<Allocation, AllocError> {
     let name = method.name();
     recorder.take_records();
     let start = Instant::now();
@@ -256,14 +252,5 @@ pub fn allocate_recorded<S: Solver>(
     recorder.take_records();
     let verify_time = vstart.elapsed();
     let size = mapping.size().map_err(AllocError::formulation(name))?;
-    Ok(Allocation {
-        method: name.to_string(),
-        backend: recorder.name().to_string(),
-        mapping,
-        size,
-        verification,
-        ilps,
-        method_time,
-        verify_time,
-    })
+    Ok(Allocation { method: name.to_string(), backend: recorder.name().to_string(), mapping, size, verification, ilps, method_time, verify_time })
 }

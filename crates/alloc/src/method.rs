@@ -22,12 +22,12 @@
 
 use crate::{AllocError, Allocator, Problem};
 use polyalloc_formulation::{ModularMapping, SharedMapping};
+use polyalloc_ilp::{SolveError, Solver};
 use polyalloc_program::exec::{Storage, Trace};
 use polyalloc_program::{Program, ProgramError};
-use std::sync::Arc;
-use polyalloc_ilp::{SolveError, Solver};
 use polyalloc_suite::{Example, InterProblem, SuiteError};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::sync::Mutex;
 
 /// The typed input of every method: one example, with the conflict sets computed once

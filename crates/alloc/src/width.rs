@@ -30,10 +30,7 @@ pub struct BoundVars {
 impl BoundVars {
     /// Adds `u_1..u_p >= 0` and `w` to `model`.
     pub fn add(model: &mut Model, params: &[String], prefix: &str) -> BoundVars {
-        let u = params
-            .iter()
-            .map(|p| model.add_integer(format!("{prefix}u_{p}"), Some(0), Some(MAX_PARAM_COEF)))
-            .collect();
+        let u = params.iter().map(|p| model.add_integer(format!("{prefix}u_{p}"), Some(0), Some(MAX_PARAM_COEF))).collect();
         let w = model.add_integer(format!("{prefix}w"), Some(-MAX_CONSTANT), Some(MAX_CONSTANT));
         BoundVars { u, w }
     }
@@ -118,9 +115,8 @@ pub fn positive_on_cells_at(lin: &mut Linearizer, cells: &[BasicSet], u: &[i128]
         let gens = lin.generators(cell)?;
         // Columns: parameters first (`u`), the constant weighted by the denominator.
         let at = |d: i64, v: &[i64]| -> i128 { d as i128 * w + u.iter().zip(v).map(|(&a, &x)| a * x as i128).sum::<i128>() };
-        let ok = gens.vertices.iter().all(|(d, v)| at(*d, v) >= 0)
-            && gens.rays.iter().all(|r| at(0, r) >= 0)
-            && gens.lines.iter().all(|l| at(0, l) == 0);
+        let ok =
+            gens.vertices.iter().all(|(d, v)| at(*d, v) >= 0) && gens.rays.iter().all(|r| at(0, r) >= 0) && gens.lines.iter().all(|l| at(0, l) == 0);
         if !ok {
             return Some(false);
         }
@@ -129,13 +125,7 @@ pub fn positive_on_cells_at(lin: &mut Linearizer, cells: &[BasicSet], u: &[i128]
 }
 
 /// Emits `u . P + w >= |h . (s - t)|` on `piece` (two Farkas applications).
-pub fn bound_on_piece(
-    model: &mut Model,
-    piece: &BasicSet,
-    h: &[LinExpr],
-    bound: &BoundVars,
-    name: &str,
-) -> polyalloc_formulation::Result<()> {
+pub fn bound_on_piece(model: &mut Model, piece: &BasicSet, h: &[LinExpr], bound: &BoundVars, name: &str) -> polyalloc_formulation::Result<()> {
     bound_on_piece_with(&mut Linearizer::new(), model, piece, h, bound, name)
 }
 

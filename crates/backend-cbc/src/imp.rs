@@ -1,7 +1,7 @@
 use coin_cbc::{raw::SecondaryStatus, Col, Model as CbcModel, Sense as CSense};
 use polyalloc_ilp::{
-    Checked, Cmp, Constraint, Incremental, Model, RawSession, RawSolution, RawStatus, Sense, Session, SolveError,
-    SolveOptions, SolveTimes, Solver, VarKind,
+    Checked, Cmp, Constraint, Incremental, Model, RawSession, RawSolution, RawStatus, Sense, Session, SolveError, SolveOptions, SolveTimes, Solver,
+    VarKind,
 };
 use std::sync::Mutex;
 use std::time::Instant;

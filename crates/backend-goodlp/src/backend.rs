@@ -5,8 +5,8 @@ use crate::kind::GoodLpKind;
 use crate::run::{add_phases, run, take_phases, Attempt, Settings};
 use crate::translate::{translate, Translation};
 use polyalloc_ilp::{
-    objective_bounded_over_bounds, solve_with_artificial_bounds, Cmp, LinExpr, Model, RawSolution, RawStatus, Sense,
-    SolveError, SolveOptions, SolveTimes, Solver,
+    objective_bounded_over_bounds, solve_with_artificial_bounds, Cmp, LinExpr, Model, RawSolution, RawStatus, Sense, SolveError, SolveOptions,
+    SolveTimes, Solver,
 };
 use std::time::{Duration, Instant};
 

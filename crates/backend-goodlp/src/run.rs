@@ -5,9 +5,9 @@ use crate::kind::GoodLpKind;
 use crate::translate::Translated;
 use good_lp::{Constraint, ResolutionError, Solution, SolutionStatus, SolverModel, Variable};
 use polyalloc_ilp::RawStatus;
+use std::cell::Cell;
 use std::num::NonZeroUsize;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 /// Time of the phases of the good_lp calls made on this thread since the last
@@ -174,11 +174,8 @@ fn run_unguarded(kind: GoodLpKind, t: Translated, s: &Settings, began: Instant) 
             use good_lp::WithTimeLimit;
             // good_lp's lp_solve adaptor has no gap, thread or log switch: lp_solve runs
             // with its default MIP gaps (1e-11 absolute, 1e-9 relative), single-threaded.
-            let mut m = if s.verbose {
-                problem.using(good_lp::lp_solve)
-            } else {
-                crate::quiet::with_c_stdout_discarded(|| problem.using(good_lp::lp_solve))
-            };
+            let mut m =
+                if s.verbose { problem.using(good_lp::lp_solve) } else { crate::quiet::with_c_stdout_discarded(|| problem.using(good_lp::lp_solve)) };
             if let Some(limit) = s.time_limit {
                 m = m.with_time_limit(kind.effective_time_limit(limit).as_secs_f64());
             }

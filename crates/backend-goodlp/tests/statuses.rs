@@ -8,10 +8,7 @@ use polyalloc_backend_goodlp::{GoodLpKind, GoodLpSolver};
 use polyalloc_ilp::{Cmp, LinExpr, Model, Sense, SolutionStatus, SolveError, SolveOptions, Solver};
 
 fn solvers() -> Vec<GoodLpSolver> {
-    GoodLpKind::compiled_in()
-        .into_iter()
-        .map(|k| GoodLpSolver::new(k).unwrap_or_else(|e| panic!("{}: {e}", k.name())))
-        .collect()
+    GoodLpKind::compiled_in().into_iter().map(|k| GoodLpSolver::new(k).unwrap_or_else(|e| panic!("{}: {e}", k.name()))).collect()
 }
 
 fn e(v: polyalloc_ilp::VarId, c: i64) -> LinExpr {
@@ -106,9 +103,7 @@ fn a_relative_gap_is_honoured_or_the_optimum_returned() {
         let best = s.solve(&m, &SolveOptions::default()).unwrap_or_else(|err| panic!("{}: {err}", s.name()));
         assert!(best.is_optimal(), "{}", s.name());
         let opt = best.objective_exact().expect("integral objective");
-        let loose = s
-            .solve(&m, &SolveOptions::default().with_mip_rel_gap(0.5))
-            .unwrap_or_else(|err| panic!("{}: {err}", s.name()));
+        let loose = s.solve(&m, &SolveOptions::default().with_mip_rel_gap(0.5)).unwrap_or_else(|err| panic!("{}: {err}", s.name()));
         let got = loose.objective_exact().expect("integral objective");
         assert!(got <= opt && 2 * got >= opt, "{}: {got} vs optimum {opt}", s.name());
         if got < opt {

@@ -1,7 +1,7 @@
 use highs::{Col, HighsModelStatus, HighsSolutionStatus, RowProblem, Sense as HSense, SolvedModel};
 use polyalloc_ilp::{
-    Checked, Cmp, Constraint, Incremental, Model, RawSession, RawSolution, RawStatus, Sense, Session, SolveError,
-    SolveOptions, SolveTimes, Solver, VarKind,
+    Checked, Cmp, Constraint, Incremental, Model, RawSession, RawSolution, RawStatus, Sense, Session, SolveError, SolveOptions, SolveTimes, Solver,
+    VarKind,
 };
 use std::ops::Bound;
 use std::time::{Duration, Instant};

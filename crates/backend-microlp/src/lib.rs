@@ -29,8 +29,8 @@
 
 use microlp::{ComparisonOp, OptimizationDirection, Problem, SolveOutcome, TerminationReason};
 use polyalloc_ilp::{
-    Checked, Cmp, Constraint, Incremental, Model, RawSession, RawSolution, RawStatus, Sense, Session, SolveError,
-    SolveOptions, SolveTimes, Solver, VarKind,
+    Checked, Cmp, Constraint, Incremental, Model, RawSession, RawSolution, RawStatus, Sense, Session, SolveError, SolveOptions, SolveTimes, Solver,
+    VarKind,
 };
 use std::time::{Duration, Instant};
 
@@ -124,21 +124,14 @@ fn solve_with_bound(
         for (v, id) in model.vars().iter().zip(model.var_ids()) {
             let c = obj.coef(id) as f64;
             let var = match v.kind {
-                VarKind::Continuous => pb.add_var(
-                    c,
-                    (v.lower.map_or(f64::NEG_INFINITY, |l| l as f64), v.upper.map_or(f64::INFINITY, |u| u as f64)),
-                ),
+                VarKind::Continuous => pb.add_var(c, (v.lower.map_or(f64::NEG_INFINITY, |l| l as f64), v.upper.map_or(f64::INFINITY, |u| u as f64))),
                 VarKind::Integer | VarKind::Binary => {
                     let lo = v.lower.unwrap_or(-artificial);
                     let up = v.upper.unwrap_or(artificial);
                     if lo.abs() > 2 * ARTIFICIAL_BOUND || up.abs() > 2 * ARTIFICIAL_BOUND {
                         return Err(invalid(
                             model,
-                            format!(
-                                "integer variable `{}` has a bound beyond ±{}, which microlp cannot represent",
-                                v.name,
-                                2 * ARTIFICIAL_BOUND
-                            ),
+                            format!("integer variable `{}` has a bound beyond ±{}, which microlp cannot represent", v.name, 2 * ARTIFICIAL_BOUND),
                         ));
                     }
                     if lo > up {
@@ -151,8 +144,7 @@ fn solve_with_bound(
             vars.push(var);
         }
         for con in model.constraints() {
-            let terms: Vec<(microlp::Variable, f64)> =
-                con.expr.terms().map(|(v, a)| (vars[v.index()], a as f64)).collect();
+            let terms: Vec<(microlp::Variable, f64)> = con.expr.terms().map(|(v, a)| (vars[v.index()], a as f64)).collect();
             let op = match con.cmp {
                 Cmp::Le => ComparisonOp::Le,
                 Cmp::Ge => ComparisonOp::Ge,

@@ -253,7 +253,8 @@ fn run_cli(cli: Cli) -> Result<i32, polyalloc::Error> {
                 .map(|t| polyalloc_fold::annotate::from_cli(t))
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(|e| polyalloc::Error::Input(e.to_string()))?;
-            let opts = polyalloc_fold::FoldOptions { method, backend, params, live_out, emit, clang, opt, cflags, runs, time_limit, verbose, chooser: None };
+            let opts =
+                polyalloc_fold::FoldOptions { method, backend, params, live_out, emit, clang, opt, cflags, runs, time_limit, verbose, chooser: None };
             fold(&file, &opts, json)
         }
     }
@@ -328,11 +329,7 @@ fn allocate(
             return Err(polyalloc::Error::Input(if ex.arrays.contains_key(a) {
                 format!("{}: array `{a}` has neither conflicts nor a program to compute them from", ex.file.display())
             } else {
-                format!(
-                    "{}: no array `{a}`; arrays: {}",
-                    ex.file.display(),
-                    if known.is_empty() { "none".to_string() } else { known.join(", ") }
-                )
+                format!("{}: no array `{a}`; arrays: {}", ex.file.display(), if known.is_empty() { "none".to_string() } else { known.join(", ") })
             }));
         }
     }

@@ -116,7 +116,10 @@ mod tests {
 
     #[test]
     fn the_line_names_the_run_and_the_budget() {
-        assert_eq!(line("ex / A / smo / microlp", Duration::from_millis(12_400), Some(Duration::from_secs(60))), "polyalloc: ex / A / smo / microlp: 12 s of 60 s");
+        assert_eq!(
+            line("ex / A / smo / microlp", Duration::from_millis(12_400), Some(Duration::from_secs(60))),
+            "polyalloc: ex / A / smo / microlp: 12 s of 60 s"
+        );
         assert_eq!(line("x", Duration::from_secs(3), None), "polyalloc: x: 3 s, no time limit");
     }
 }

@@ -419,9 +419,20 @@ fn an_access_with_the_wrong_number_of_subscripts_is_refused() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
     assert!(text(&out.stdout).contains("statement `S` accesses `A` with 2 subscripts, statement `S` with 1"), "{}", text(&out.stdout));
     // A space of another number of dimensions than the program's accesses.
-    std::fs::write(&file, std::fs::read_to_string(&file).unwrap().replace("A[t - 1]", "A[t - 1, i]").replace("A[t, i] : 0 <= t <= N and 0 <= i <= N", "A[t] : 0 <= t <= N")).unwrap();
+    std::fs::write(
+        &file,
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .replace("A[t - 1]", "A[t - 1, i]")
+            .replace("A[t, i] : 0 <= t <= N and 0 <= i <= N", "A[t] : 0 <= t <= N"),
+    )
+    .unwrap();
     let out = run(&["allocate", &file.display().to_string(), "--method", "lefe"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stdout).contains("field `arrays.A.space`: `A` has 1 dimension here, the program accesses it with 2 subscripts"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("field `arrays.A.space`: `A` has 1 dimension here, the program accesses it with 2 subscripts"),
+        "{}",
+        text(&out.stdout)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -54,11 +54,7 @@ fn union_of(n: usize) -> String {
     let pieces: Vec<String> = (0..n)
         .map(|k| {
             let (a, b, c) = (next(7) - 3, next(7) - 3, next(6));
-            format!(
-                "A[t, i] -> A[t2, i2] : {BOTH} and t <= t2 <= t + {c} and {a}*t + {b}*i <= i2 + {} and i2 <= i + {}",
-                k % 7,
-                1 + k % 5
-            )
+            format!("A[t, i] -> A[t2, i2] : {BOTH} and t <= t2 <= t + {c} and {a}*t + {b}*i <= i2 + {} and i2 <= i + {}", k % 7, 1 + k % 5)
         })
         .collect();
     format!("[N] -> {{ {} }}", pieces.join("; "))
@@ -128,10 +124,8 @@ fn numeric_options_out_of_range_are_input_errors() {
         let out = bin().args(["allocate", &ex, "--method", "lefe", &format!("--time-limit={bad}")]).output().expect("runs");
         assert_eq!(out.status.code(), Some(1), "--time-limit {bad}: {}", text(&out.stderr));
         assert!(text(&out.stderr).contains("time-limit"), "--time-limit {bad}: {}", text(&out.stderr));
-        let out = bin()
-            .args(["check", &ex, "--hyperplanes", "[[-1,1]]", "--moduli", "2*N - 1", &format!("--time-limit={bad}")])
-            .output()
-            .expect("runs");
+        let out =
+            bin().args(["check", &ex, "--hyperplanes", "[[-1,1]]", "--moduli", "2*N - 1", &format!("--time-limit={bad}")]).output().expect("runs");
         assert_eq!(out.status.code(), Some(1), "check --time-limit {bad}: {}", text(&out.stderr));
     }
     let out = bin().args(["allocate", &ex, "--method", "lefe", "--params", "N=99999999999999999999"]).output().expect("runs");
@@ -144,10 +138,8 @@ fn numeric_options_out_of_range_are_input_errors() {
     // running the program at N, stops at its time budget or at the executor's instance
     // limit).
     let start = Instant::now();
-    let out = bin()
-        .args(["allocate", &ex, "--method", "lefe", "--json", "--params", "N=9223372036854775807", "--time-limit", "5"])
-        .output()
-        .expect("runs");
+    let out =
+        bin().args(["allocate", &ex, "--method", "lefe", "--json", "--params", "N=9223372036854775807", "--time-limit", "5"]).output().expect("runs");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let recs = json_lines(&out);
     assert_eq!(recs[0]["status"], "ok");

@@ -50,28 +50,60 @@ fn each_mistake_is_refused_naming_the_field() {
     let dir = tmpdir("mistakes");
     type Edit = fn(&mut serde_json::Value);
     let cases: Vec<(&str, Edit, &str)> = vec![
-        ("undeclared", |v| v["program"]["statements"][0]["writes"] = "[N] -> { S[i] -> C[i] }".into(), "field `program.statements[0] (S).writes`: array `C` is not declared"),
-        ("space-name", |v| v["arrays"]["A"]["space"] = "[N] -> { B[i] : 0 <= i < N }".into(), "field `arrays.A.space`: the tuple is named `B`, expected `A`"),
+        (
+            "undeclared",
+            |v| v["program"]["statements"][0]["writes"] = "[N] -> { S[i] -> C[i] }".into(),
+            "field `program.statements[0] (S).writes`: array `C` is not declared",
+        ),
+        (
+            "space-name",
+            |v| v["arrays"]["A"]["space"] = "[N] -> { B[i] : 0 <= i < N }".into(),
+            "field `arrays.A.space`: the tuple is named `B`, expected `A`",
+        ),
         ("space-relation", |v| v["arrays"]["A"]["space"] = "[N] -> { A[i] -> A[j] : 0 <= i < N }".into(), "field `arrays.A.space`: expected a set"),
-        ("space-unbounded", |v| v["arrays"]["A"]["space"] = "[N] -> { A[i] : 0 <= i }".into(), "field `arrays.A.space`: not a finite set of cells at instances[0]"),
+        (
+            "space-unbounded",
+            |v| v["arrays"]["A"]["space"] = "[N] -> { A[i] : 0 <= i }".into(),
+            "field `arrays.A.space`: not a finite set of cells at instances[0]",
+        ),
         ("params-twice", |v| v["params"] = serde_json::json!(["N", "N"]), "field `params[1]`: `N` is listed twice"),
         ("no-instances", |v| v["instances"] = serde_json::json!([]), "field `instances`: expected at least one instance"),
         ("instance-outside", |v| v["instances"] = serde_json::json!([{"N": 1}]), "field `instances[0]`: outside the context"),
-        ("key-empty", |v| v["arrays"] = serde_json::json!({"": {"space": "[N] -> { A[i] : 0 <= i < N }"}}), "field `arrays.`: expected an identifier"),
+        (
+            "key-empty",
+            |v| v["arrays"] = serde_json::json!({"": {"space": "[N] -> { A[i] : 0 <= i < N }"}}),
+            "field `arrays.`: expected an identifier",
+        ),
         ("context-set", |v| v["context"] = "[N] -> { [x] : N >= 2 }".into(), "field `context`: expected constraints on the parameters only"),
-        ("statement-twice", |v| {
-            let s = v["program"]["statements"][0].clone();
-            v["program"]["statements"].as_array_mut().expect("list").push(s);
-        }, "field `program.statements[1] (S)`: a second statement named `S`"),
-        ("statement-tuple", |v| v["program"]["statements"][0]["name"] = "Q".into(), "field `program.statements[0] (Q).domain`: expected a set `{ Q[...] : ... }`"),
-        ("schedule-arities", |v| {
-            v["program"]["statements"].as_array_mut().expect("list").push(serde_json::json!({
+        (
+            "statement-twice",
+            |v| {
+                let s = v["program"]["statements"][0].clone();
+                v["program"]["statements"].as_array_mut().expect("list").push(s);
+            },
+            "field `program.statements[1] (S)`: a second statement named `S`",
+        ),
+        (
+            "statement-tuple",
+            |v| v["program"]["statements"][0]["name"] = "Q".into(),
+            "field `program.statements[0] (Q).domain`: expected a set `{ Q[...] : ... }`",
+        ),
+        (
+            "schedule-arities",
+            |v| {
+                v["program"]["statements"].as_array_mut().expect("list").push(serde_json::json!({
                 "name": "T", "domain": "[N] -> { T[i] : 0 <= i < N }", "schedule": "[N] -> { T[i] -> [1, i] }", "reads": "[N] -> { T[i] -> A[i] }"}));
-        }, "field `program.statements[1] (T).schedule`: 2 time dimensions, statement `S` has 1"),
-        ("conflicts-arity", |v| {
-            v["arrays"]["A"]["conflicts"] = "[N] -> { A[i, j] -> A[k, l] : 0 <= i < k < N }".into();
-            v["arrays"]["A"]["conflicts_form"] = "half".into();
-        }, "field `arrays.A.conflicts`: pairs of cells of `A` have the form `A[i]`"),
+            },
+            "field `program.statements[1] (T).schedule`: 2 time dimensions, statement `S` has 1",
+        ),
+        (
+            "conflicts-arity",
+            |v| {
+                v["arrays"]["A"]["conflicts"] = "[N] -> { A[i, j] -> A[k, l] : 0 <= i < k < N }".into();
+                v["arrays"]["A"]["conflicts_form"] = "half".into();
+            },
+            "field `arrays.A.conflicts`: pairs of cells of `A` have the form `A[i]`",
+        ),
     ];
     for (id, edit, expected) in cases {
         let mut v = base();
@@ -220,7 +252,8 @@ fn dump_lp_directory() {
     let a = v["arrays"]["A"].clone();
     let program = serde_json::to_string(&v["program"]).expect("json").replace("A[", "Ä[");
     v["program"] = serde_json::from_str(&program.replace("S[", "S[")).expect("json");
-    let mut second = serde_json::from_str::<serde_json::Value>(&program.replace("Ä[", "Ö[").replace("S[", "R[").replace("\"S\"", "\"R\"")).expect("json");
+    let mut second =
+        serde_json::from_str::<serde_json::Value>(&program.replace("Ä[", "Ö[").replace("S[", "R[").replace("\"S\"", "\"R\"")).expect("json");
     v["program"]["statements"].as_array_mut().expect("list").append(second["statements"].as_array_mut().expect("list"));
     v["arrays"] = serde_json::json!({
         "Ä": {"space": a["space"].as_str().expect("text").replace("A[", "Ä[")},
@@ -230,7 +263,8 @@ fn dump_lp_directory() {
     let lp = dir.join("lp");
     let out = bin().args(["allocate", &ex, "--method", "lattice", "--dump-lp", &lp.display().to_string()]).output().expect("runs");
     assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
-    let mut subdirs: Vec<String> = std::fs::read_dir(&lp).expect("dump dir").map(|e| e.expect("entry").file_name().to_string_lossy().to_string()).collect();
+    let mut subdirs: Vec<String> =
+        std::fs::read_dir(&lp).expect("dump dir").map(|e| e.expect("entry").file_name().to_string_lossy().to_string()).collect();
     subdirs.sort();
     assert_eq!(subdirs, ["umlauts-%C3%84-lattice-microlp", "umlauts-%C3%96-lattice-microlp"]);
     let _ = std::fs::remove_dir_all(&dir);

@@ -52,7 +52,11 @@ pub fn annotations(source: &str, file: &Path) -> Result<Vec<LiveOutSpec>, FoldEr
 /// `[(function)]: SET` (an annotation after its key) or `[FUNCTION:]SET` (the command
 /// line, `from_cli`).
 fn parse_spec(text: &str, origin: &str) -> Result<LiveOutSpec, FoldError> {
-    let bad = |why: &str| FoldError::Input(format!("{origin}: polyalloc live-out: {why}; expected `polyalloc live-out: {{ A[t, i] : t = T - 1 }}` or `polyalloc live-out(function): ...`"));
+    let bad = |why: &str| {
+        FoldError::Input(format!(
+            "{origin}: polyalloc live-out: {why}; expected `polyalloc live-out: {{ A[t, i] : t = T - 1 }}` or `polyalloc live-out(function): ...`"
+        ))
+    };
     let (function, rest) = if let Some(r) = text.strip_prefix('(') {
         let (f, r) = r.split_once(')').ok_or_else(|| bad("`(` without `)`"))?;
         (Some(f.trim().to_string()), r.trim_start())
@@ -115,10 +119,7 @@ fn expand(name: &str, raw: &BTreeMap<String, String>, depth: usize) -> Option<St
         if !word.is_empty() {
             if word.chars().all(|c| c.is_ascii_digit()) {
                 out.push_str(word);
-            } else if let Some(v) = word
-                .strip_suffix(['L', 'l', 'U', 'u'])
-                .filter(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_digit()))
-            {
+            } else if let Some(v) = word.strip_suffix(['L', 'l', 'U', 'u']).filter(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_digit())) {
                 out.push_str(v);
             } else {
                 out.push_str(&expand(word, raw, depth + 1)?);
@@ -154,7 +155,8 @@ mod tests {
 
     #[test]
     fn annotations_in_line_and_block_comments() {
-        let src = "#define T 100\n// polyalloc live-out: { A[t, i] : t = T - 1 }\nvoid f();\n/* polyalloc live-out(k): { L[i, j] : i = M and j = N } */\n";
+        let src =
+            "#define T 100\n// polyalloc live-out: { A[t, i] : t = T - 1 }\nvoid f();\n/* polyalloc live-out(k): { L[i, j] : i = M and j = N } */\n";
         let a = annotations(src, Path::new("x.c")).unwrap();
         assert_eq!(a.len(), 2);
         assert_eq!(a[0], LiveOutSpec { function: None, set: "{ A[t, i] : t = T - 1 }".into(), origin: "x.c:2".into() });

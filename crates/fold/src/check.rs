@@ -196,7 +196,13 @@ pub fn text_check(
 /// `f` false to stop): counted up to one past `limit`, every `total / points`-th point
 /// (every point when fewer) and the last counted; row by row, without visiting the
 /// others.
-fn for_each_sampled(domain: &Set, params: &[i64], limit: usize, points: usize, f: &mut dyn FnMut(&[i64]) -> polyalloc_formulation::Result<bool>) -> polyalloc_formulation::Result<()> {
+fn for_each_sampled(
+    domain: &Set,
+    params: &[i64],
+    limit: usize,
+    points: usize,
+    f: &mut dyn FnMut(&[i64]) -> polyalloc_formulation::Result<bool>,
+) -> polyalloc_formulation::Result<()> {
     let mut total = 0usize;
     compiled::for_each_row(domain, params, &mut |_, lo, hi| {
         total = total.saturating_add(compiled::row_len(lo, hi));

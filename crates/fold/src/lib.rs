@@ -208,10 +208,8 @@ pub fn fold(source: &Path, opts: &FoldOptions) -> Result<FoldReport, FoldError> 
     std::fs::create_dir_all(&scops_dir).map_err(|e| FoldError::io(&scops_dir, e))?;
     let s = |p: &Path| p.to_string_lossy().to_string();
     // 1. C to IR, canonical IR, the SCoPs.
-    let mut args: Vec<String> = vec!["-S", "-emit-llvm", "-O1", "-Xclang", "-disable-llvm-passes", "-fno-discard-value-names"]
-        .into_iter()
-        .map(String::from)
-        .collect();
+    let mut args: Vec<String> =
+        vec!["-S", "-emit-llvm", "-O1", "-Xclang", "-disable-llvm-passes", "-fno-discard-value-names"].into_iter().map(String::from).collect();
     args.extend(opts.cflags.iter().cloned());
     args.extend([src.clone(), "-o".into(), s(&ll)]);
     // The user's file does not compile: an input error, with clang's own message.
@@ -338,7 +336,11 @@ pub fn fold(source: &Path, opts: &FoldOptions) -> Result<FoldReport, FoldError> 
         write(&launcher_c, measure::LAUNCHER_C)?;
         Some(tc.start(true, &["-O2", &s(&launcher_c), "-o", &s(&launcher)], "compiling the measuring launcher (clang)"))
     };
-    tc.step(false, &opt_args.iter().map(String::as_str).collect::<Vec<_>>(), "importing the folded SCoPs and generating code (opt -polly-import-jscop -polly-codegen)")?;
+    tc.step(
+        false,
+        &opt_args.iter().map(String::as_str).collect::<Vec<_>>(),
+        "importing the folded SCoPs and generating code (opt -polly-import-jscop -polly-codegen)",
+    )?;
     orig_compile.wait()?;
     tc.step(true, &["-O2", &s(&folded_ll), "-o", &s(&fold_bin), "-lm"], "compiling the folded program (clang -O2)")?;
     let Some(launcher_compile) = launcher_compile else {
@@ -381,7 +383,11 @@ pub fn fold(source: &Path, opts: &FoldOptions) -> Result<FoldReport, FoldError> 
     if identical {
         report.verdict = Verdict::Folded;
     } else {
-        let first_diff = new.iter().find(|r| &r.stdout != expected).map(|r| String::from_utf8_lossy(&r.stdout).lines().next().unwrap_or("").to_string()).unwrap_or_default();
+        let first_diff = new
+            .iter()
+            .find(|r| &r.stdout != expected)
+            .map(|r| String::from_utf8_lossy(&r.stdout).lines().next().unwrap_or("").to_string())
+            .unwrap_or_default();
         discard_folded(&scops, &folded_ll, &fold_bin);
         report.verdict = Verdict::Refused {
             stage: "outputs".into(),
@@ -405,7 +411,12 @@ fn discard_folded(scops: &[Scop], folded_ll: &Path, fold_bin: &Path) {
 
 /// The arrays a spec narrows in this SCoP, as one union text over C names (`None`: it
 /// names none of them): sets of an array of that name and number of dimensions.
-fn narrowed_for(spec: &LiveOutSpec, function: &str, names: &BTreeMap<String, usize>, params: &[String]) -> Result<Result<Option<String>, String>, FoldError> {
+fn narrowed_for(
+    spec: &LiveOutSpec,
+    function: &str,
+    names: &BTreeMap<String, usize>,
+    params: &[String],
+) -> Result<Result<Option<String>, String>, FoldError> {
     if spec.function.as_deref().is_some_and(|f| f != function) {
         return Ok(Ok(None));
     }
@@ -452,11 +463,8 @@ fn fold_scop(
         life.arrays.insert(a.name.clone(), ir::array_life(canon_ir, Some(raw_ir), &function, (&region.0, &region.1), &a.name));
     }
     // C names and dimensions: an annotation names an array of that name and arity.
-    let names: BTreeMap<String, usize> = jscop
-        .arrays
-        .iter()
-        .filter_map(|a| life.arrays.get(&a.name).map(|l| (l.name.clone(), a.sizes.len())))
-        .collect();
+    let names: BTreeMap<String, usize> =
+        jscop.arrays.iter().filter_map(|a| life.arrays.get(&a.name).map(|l| (l.name.clone(), a.sizes.len()))).collect();
     let mut narrowed = Vec::new();
     for (k, sp) in specs.iter().enumerate() {
         match narrowed_for(sp, &function, &names, &scop_params)? {
@@ -666,7 +674,8 @@ fn fold_scop(
                     why = alone.summary();
                 }
                 if choice[j].is_none() {
-                    report.arrays[*i].nothing_to_fold = Some(format!("refused by the check before Polly: the run with the folded cells differs: {why}"));
+                    report.arrays[*i].nothing_to_fold =
+                        Some(format!("refused by the check before Polly: the run with the folded cells differs: {why}"));
                 }
             }
             log.step("  run checks of each array alone");
@@ -765,9 +774,7 @@ fn fold_array(
     let folded_size: u128 = rows.iter().map(|r| r.extent.max(0) as u128).fold(1u128, |a, b| a.saturating_mul(b));
     let before: u128 = if scratch { cells.bbox.len() } else { n_folded as u128 };
     if folded_size >= before {
-        return Ok(Err(format!(
-            "no smaller mapping: {mapping} needs {folded_size} cells for the {before} it would fold"
-        )));
+        return Ok(Err(format!("no smaller mapping: {mapping} needs {folded_size} cells for the {before} it would fold")));
     }
     let mut candidates: Vec<Placement> = Vec::new();
     if scratch {
@@ -782,7 +789,11 @@ fn fold_array(
         // folded cell, then from the array's start.
         if rows.len() <= n {
             for offset in [low, bbox.lo.clone()] {
-                candidates.push(Placement::InPlace { layout: Layout::PerDim { offset }, folded: Box::new(folded.clone()), kept: Box::new(kept.clone()) });
+                candidates.push(Placement::InPlace {
+                    layout: Layout::PerDim { offset },
+                    folded: Box::new(folded.clone()),
+                    kept: Box::new(kept.clone()),
+                });
             }
         }
         let ext: Vec<i64> = bbox.lo.iter().zip(&bbox.hi).map(|(l, h)| h - l + 1).collect();
@@ -877,7 +888,12 @@ fn write_folded(
             let ty = jscop.arrays.iter().find(|a| a.name == fold.memref).map(|a| a.ty.clone()).unwrap_or_else(|| "double".into());
             let mut extra = BTreeMap::new();
             extra.insert("allocation".to_string(), serde_json::Value::String("heap".into()));
-            jscop.arrays.push(polyalloc_suite::jscop::JscopArray { name: memref.clone(), sizes: sizes.iter().map(i64::to_string).collect(), ty, extra });
+            jscop.arrays.push(polyalloc_suite::jscop::JscopArray {
+                name: memref.clone(),
+                sizes: sizes.iter().map(i64::to_string).collect(),
+                ty,
+                extra,
+            });
         }
     }
     let rename: BTreeMap<String, String> = folds.iter().map(|(f, _)| (f.memref.clone(), f.array.clone())).collect();

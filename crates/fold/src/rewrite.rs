@@ -190,8 +190,7 @@ fn for_each_access(program: &Program, params: &[i64], array: &str, f: &mut dyn F
         if count > MAX_STATEMENT_INSTANCES {
             return Err(FoldError::Input(format!(
                 "statement `{}` has more than {} instances: too many to check a folding",
-                s.name,
-                MAX_STATEMENT_INSTANCES
+                s.name, MAX_STATEMENT_INSTANCES
             )));
         }
     }
@@ -228,8 +227,7 @@ pub fn cell_box(program: &Program, params: &[i64], array: &str) -> Result<CellBo
     for s in &program.statements {
         let sp = stmt_params(program, s.domain.space(), params)?;
         let m = s.domain.space().n_dim();
-        let acc: Vec<AccessAt<'_>> =
-            s.writes.iter().chain(&s.reads).filter(|a| a.array == array).map(|a| AccessAt::new(a, &sp, m)).collect();
+        let acc: Vec<AccessAt<'_>> = s.writes.iter().chain(&s.reads).filter(|a| a.array == array).map(|a| AccessAt::new(a, &sp, m)).collect();
         if acc.is_empty() {
             continue;
         }
@@ -239,8 +237,7 @@ pub fn cell_box(program: &Program, params: &[i64], array: &str) -> Result<CellBo
         if over {
             return Err(FoldError::Input(format!(
                 "statement `{}` has more than {} instances: too many to check a folding",
-                s.name,
-                MAX_STATEMENT_INSTANCES
+                s.name, MAX_STATEMENT_INSTANCES
             )));
         }
     }
@@ -809,7 +806,11 @@ pub fn relation_text(fold: &ArrayFold, stmt: &str, space: &Space, params: &[i64]
                 let mut cons = guard.clone();
                 cons.extend(e.iter().map(|r| format!("{} = 0", lin(&through(r)))));
                 cons.extend(i.iter().map(|r| format!("{} >= 0", lin(&through(r)))));
-                pieces.push(format!("{}{}", head(&fold.memref, &kept_out), if cons.is_empty() { String::new() } else { format!(" : {}", cons.join(" and ")) }));
+                pieces.push(format!(
+                    "{}{}",
+                    head(&fold.memref, &kept_out),
+                    if cons.is_empty() { String::new() } else { format!(" : {}", cons.join(" and ")) }
+                ));
             }
             for p in folded.pieces() {
                 let (e, i) = plain_rows(p, &[])?.ok_or_else(|| FoldError::Input("folded cells with existential variables".into()))?;

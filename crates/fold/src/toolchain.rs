@@ -31,10 +31,12 @@ impl Toolchain {
     /// The programs named (or `clang-19` and `opt-19` found on `PATH`), checked to run
     /// and, for opt, to know Polly's passes.
     pub fn find(clang: Option<&Path>, opt: Option<&Path>) -> Result<Toolchain, FoldError> {
-        let missing = |what: &str, name: &Path| FoldError::Toolchain(format!(
-            "{what} `{}` not found; install the Debian packages: sudo apt-get install {PACKAGES} (or name the programs with --clang and --opt)",
-            name.display()
-        ));
+        let missing = |what: &str, name: &Path| {
+            FoldError::Toolchain(format!(
+                "{what} `{}` not found; install the Debian packages: sudo apt-get install {PACKAGES} (or name the programs with --clang and --opt)",
+                name.display()
+            ))
+        };
         let clang_name = clang.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("clang-19"));
         let opt_name = opt.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("opt-19"));
         let clang = which(&clang_name).ok_or_else(|| missing("the C compiler", &clang_name))?;
@@ -59,10 +61,7 @@ impl Toolchain {
     }
 
     fn run(&self, program: &Path, args: &[&str], what: &str) -> Result<Output, FoldError> {
-        Command::new(program)
-            .args(args)
-            .output()
-            .map_err(|e| FoldError::Toolchain(format!("{what}: cannot run `{}`: {e}", program.display())))
+        Command::new(program).args(args).output().map_err(|e| FoldError::Toolchain(format!("{what}: cannot run `{}`: {e}", program.display())))
     }
 
     /// Runs clang with `args`.
@@ -100,7 +99,11 @@ impl Toolchain {
 /// A step's output when the program succeeded, else the error quoting its message.
 fn succeeded(program: &Path, args: &[&str], what: &str, out: Output) -> Result<Output, FoldError> {
     if !out.status.success() {
-        return Err(FoldError::Step { step: what.to_string(), command: format!("{} {}", program.display(), args.join(" ")), message: tail(&out.stderr, 12) });
+        return Err(FoldError::Step {
+            step: what.to_string(),
+            command: format!("{} {}", program.display(), args.join(" ")),
+            message: tail(&out.stderr, 12),
+        });
     }
     Ok(out)
 }
@@ -119,7 +122,8 @@ impl Started {
     /// Waits for the step: its output, or the error [`Toolchain::step`] gives.
     pub fn wait(mut self) -> Result<Output, FoldError> {
         let child = std::mem::replace(&mut self.child, Err(FoldError::Toolchain(String::new())))?;
-        let out = child.wait_with_output().map_err(|e| FoldError::Toolchain(format!("{}: cannot run `{}`: {e}", self.what, self.program.display())))?;
+        let out =
+            child.wait_with_output().map_err(|e| FoldError::Toolchain(format!("{}: cannot run `{}`: {e}", self.what, self.program.display())))?;
         let args: Vec<&str> = self.args.iter().map(String::as_str).collect();
         succeeded(&self.program, &args, &self.what, out)
     }

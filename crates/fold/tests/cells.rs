@@ -3,8 +3,8 @@
 //! computations: every instance visited, every cell placed through its row values.
 //! Negative coordinates, guards and a statement without loops included.
 
-use polyalloc_formulation::{ModularMapping, Set};
 use polyalloc_fold::rewrite::{self, ArrayFold, CellBox, Layout, Placement};
+use polyalloc_formulation::{ModularMapping, Set};
 use polyalloc_program::{Program, Statement};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -16,7 +16,11 @@ fn program() -> Program {
             "[T, N] -> { S[t, i] : 1 <= t <= T and -N <= i <= N }",
             "[T, N] -> { S[t, i] -> [t, i] }",
             &["[T, N] -> { S[t, i] -> A[t - 3, -2i] : i <= N - 1 }"],
-            &["[T, N] -> { S[t, i] -> A[t - 4, -2i + 2] : i >= -N + 1 }", "[T, N] -> { S[t, i] -> A[t - 4, 2 - i] }", "[T, N] -> { S[t, i] -> B[i, t] }"],
+            &[
+                "[T, N] -> { S[t, i] -> A[t - 4, -2i + 2] : i >= -N + 1 }",
+                "[T, N] -> { S[t, i] -> A[t - 4, 2 - i] }",
+                "[T, N] -> { S[t, i] -> B[i, t] }",
+            ],
         )
         .unwrap(),
     )
@@ -92,7 +96,11 @@ fn a_folded_cell_goes_where_its_row_values_say() {
     let at: BTreeMap<String, i64> = [("T".to_string(), 5), ("N".to_string(), 3)].into();
     let empty = Box::new(Set::parse("{ A[a, b] : 1 = 0 }").unwrap());
     let all = Box::new(Set::parse("{ A[a, b] }").unwrap());
-    for text in ["[T, N] -> { A[a, b] -> A[a mod 2, b] }", "[T, N] -> { A[a, b] -> A[(b - 2a) mod (2N + 1)] }", "[T, N] -> { A[a, b] -> A[b mod 3, a mod 2, a + b] }"] {
+    for text in [
+        "[T, N] -> { A[a, b] -> A[a mod 2, b] }",
+        "[T, N] -> { A[a, b] -> A[(b - 2a) mod (2N + 1)] }",
+        "[T, N] -> { A[a, b] -> A[b mod 3, a mod 2, a + b] }",
+    ] {
         let mapping = ModularMapping::parse(text).unwrap();
         let rows = rewrite::rows_at(&mapping, &at, &cells, &|_| true).unwrap();
         let values = |c: &[i64]| -> Vec<i64> { rows.iter().map(|r| r.value(c)).collect() };

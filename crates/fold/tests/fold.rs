@@ -180,11 +180,8 @@ fn bad_c_input_is_an_input_error_naming_the_file() {
     assert!(e.is_input(), "{e}");
     assert!(e.to_string().contains("broken.c: clang-19 does not compile it") && e.to_string().contains("expected expression"), "{e}");
     let wrong = dir.join("wrong.c");
-    std::fs::write(
-        &wrong,
-        "// polyalloc live-out: { Z[i] : i = 3 }\nvoid k(double A[4]) { for (int i = 1; i < 4; i++) A[i] = A[i - 1] + 1.0; }\n",
-    )
-    .unwrap();
+    std::fs::write(&wrong, "// polyalloc live-out: { Z[i] : i = 3 }\nvoid k(double A[4]) { for (int i = 1; i < 4; i++) A[i] = A[i - 1] + 1.0; }\n")
+        .unwrap();
     let e = fold(&wrong, &FoldOptions::default()).unwrap_err();
     assert!(e.is_input(), "{e}");
     assert!(e.to_string().contains("wrong.c:1: polyalloc live-out `{ Z[i] : i = 3 }` names no array of a SCoP"), "{e}");

@@ -139,7 +139,6 @@ impl BasicSet {
         Ok(b)
     }
 
-
     /// The space.
     pub fn space(&self) -> &Space {
         &self.space
@@ -190,11 +189,7 @@ impl BasicSet {
     }
     fn check_row(&self, row: &[i64]) -> Result<()> {
         if row.len() != self.n_cols() {
-            return Err(Error::SpaceMismatch(format!(
-                "constraint row has {} columns, the set has {}",
-                row.len(),
-                self.n_cols()
-            )));
+            return Err(Error::SpaceMismatch(format!("constraint row has {} columns, the set has {}", row.len(), self.n_cols())));
         }
         Self::check_range(row)
     }
@@ -232,8 +227,7 @@ impl BasicSet {
     /// True when the constraints contain an obviously false row (after [`simplify`](Self::simplify)
     /// this catches every contradiction found by normalisation; it is not an emptiness test).
     pub fn is_marked_empty(&self) -> bool {
-        self.ineqs.iter().any(|r| r[1..].iter().all(|&c| c == 0) && r[0] < 0)
-            || self.eqs.iter().any(|r| r[1..].iter().all(|&c| c == 0) && r[0] != 0)
+        self.ineqs.iter().any(|r| r[1..].iter().all(|&c| c == 0) && r[0] < 0) || self.eqs.iter().any(|r| r[1..].iter().all(|&c| c == 0) && r[0] != 0)
     }
 
     fn set_marked_empty(&mut self) {
@@ -377,9 +371,8 @@ impl BasicSet {
         let new_space = self.space.with_params(params.to_vec());
         let mut map = vec![0; self.n_cols()];
         for (i, p) in self.space.params.iter().enumerate() {
-            let j = params.iter().position(|q| q == p).ok_or_else(|| {
-                Error::SpaceMismatch(format!("parameter `{p}` missing from the aligned list"))
-            })?;
+            let j =
+                params.iter().position(|q| q == p).ok_or_else(|| Error::SpaceMismatch(format!("parameter `{p}` missing from the aligned list")))?;
             map[1 + i] = 1 + j;
         }
         let np_old = self.space.n_param();
@@ -596,11 +589,7 @@ impl BasicSet {
 
     /// Views a relation `A[x] -> B[y]` as a set over the tuple `name[x, y]`.
     pub fn wrap(&self, name: Option<String>) -> BasicSet {
-        let space = Space {
-            params: self.space.params.clone(),
-            input: None,
-            output: Tuple { name, dims: self.space.dim_names() },
-        };
+        let space = Space { params: self.space.params.clone(), input: None, output: Tuple { name, dims: self.space.dim_names() } };
         BasicSet { space, ..self.clone() }
     }
 
@@ -669,19 +658,12 @@ impl BasicSet {
     pub fn fix_params(&self, values: &[i64]) -> Result<BasicSet> {
         let np = self.space.n_param();
         if values.len() != np {
-            return Err(Error::ParamValues(format!(
-                "{} parameters ({}) but {} values",
-                np,
-                self.space.params.join(", "),
-                values.len()
-            )));
+            return Err(Error::ParamValues(format!("{} parameters ({}) but {} values", np, self.space.params.join(", "), values.len())));
         }
         let fix = |r: &Vec<i64>| -> Result<Vec<i64>> {
             let mut c = r[0] as i128;
             for (i, &v) in values.iter().enumerate() {
-                c = c
-                    .checked_add(r[1 + i] as i128 * v as i128)
-                    .ok_or_else(|| ovf("fixing parameters"))?;
+                c = c.checked_add(r[1 + i] as i128 * v as i128).ok_or_else(|| ovf("fixing parameters"))?;
             }
             let mut o = vec![int::to_i64(c, "fixing parameters")?];
             o.extend_from_slice(&r[1 + np..]);
@@ -708,11 +690,7 @@ impl BasicSet {
         let np = self.space.n_param();
         // New layout: [const, P, d (n) | x (n), y (n), locals]; constraint d = y - x.
         let dims: Vec<String> = self.space.output.dims.iter().map(|d| format!("d{d}")).collect();
-        let space = Space {
-            params: self.space.params.clone(),
-            input: None,
-            output: Tuple { name: None, dims },
-        };
+        let space = Space { params: self.space.params.clone(), input: None, output: Tuple { name: None, dims } };
         let base = space.n_cols();
         let mut map: Vec<usize> = (0..1 + np).collect();
         map.extend((0..2 * n).map(|j| base + j));
@@ -738,21 +716,13 @@ impl BasicSet {
             .iter()
             .filter(|r| r[base..].iter().all(|&c| c == 0))
             .map(|r| conv(r, ConstraintKind::Eq))
-            .chain(
-                self.ineqs
-                    .iter()
-                    .filter(|r| r[base..].iter().all(|&c| c == 0))
-                    .map(|r| conv(r, ConstraintKind::Ge)),
-            )
+            .chain(self.ineqs.iter().filter(|r| r[base..].iter().all(|&c| c == 0)).map(|r| conv(r, ConstraintKind::Ge)))
             .collect()
     }
 
     /// Renames the tuples (and dimension names) keeping the arity.
     pub fn with_space(&self, space: Space) -> Result<BasicSet> {
-        if space.n_param() != self.space.n_param()
-            || space.n_in() != self.space.n_in()
-            || space.n_out() != self.space.n_out()
-        {
+        if space.n_param() != self.space.n_param() || space.n_in() != self.space.n_in() || space.n_out() != self.space.n_out() {
             return Err(Error::SpaceMismatch(format!("cannot rename `{}` to `{}`", self.space, space)));
         }
         Ok(BasicSet { space, ..self.clone() })
@@ -787,13 +757,7 @@ impl BasicSet {
         }
         let mut k = 0;
         while k < self.ineqs.len() {
-            let mut others: Vec<Vec<i64>> = self
-                .ineqs
-                .iter()
-                .enumerate()
-                .filter(|(j, _)| *j != k)
-                .map(|(_, r)| r.clone())
-                .collect();
+            let mut others: Vec<Vec<i64>> = self.ineqs.iter().enumerate().filter(|(j, _)| *j != k).map(|(_, r)| r.clone()).collect();
             let mut neg: Vec<i64> = self.ineqs[k].iter().map(|v| -v).collect();
             neg[0] = int::add(neg[0], -1)?;
             others.push(neg);
@@ -818,7 +782,7 @@ impl BasicSet {
     /// Eliminates column `col` from the rows of `b` (rational Fourier–Motzkin: the rational
     /// shadow, integer-tightened by row normalisation) and removes the column. The caller
     /// adjusts the space or local count. Equalities mentioning the column are used first.
-pub(crate) fn eliminate_col(&mut self, col: usize) -> Result<()> {
+    pub(crate) fn eliminate_col(&mut self, col: usize) -> Result<()> {
         let (eqs, ineqs) = fm::eliminate_rows(&self.eqs, &self.ineqs, col)?;
         self.eqs = eqs;
         self.ineqs = ineqs;

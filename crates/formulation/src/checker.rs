@@ -27,7 +27,6 @@ use crate::mapping::ModularMapping;
 use crate::set::{Map, Set};
 use polyalloc_ilp::{Model, SolveError, SolveOptions, Solver};
 
-
 /// Two distinct conflicting cells stored in the same folded cell.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Counterexample {
@@ -138,11 +137,7 @@ fn param_positions(mapping: &ModularMapping, rel_params: &[String]) -> Result<Ve
 fn check_arity(cs: &ConflictSet, mapping: &ModularMapping) -> Result<usize> {
     let n = cs.relation.space().n_out();
     if mapping.array.len() != n || cs.relation.space().n_in() != n {
-        return Err(Error::Mapping(format!(
-            "mapping of a {}-d array for a conflict set of {}-d cells",
-            mapping.array.len(),
-            n
-        )));
+        return Err(Error::Mapping(format!("mapping of a {}-d array for a conflict set of {}-d cells", mapping.array.len(), n)));
     }
     Ok(n)
 }
@@ -151,9 +146,7 @@ fn check_arity(cs: &ConflictSet, mapping: &ModularMapping) -> Result<usize> {
 /// order.
 fn mapping_params_at(cs: &ConflictSet, mapping: &ModularMapping, inst: &[i64]) -> Result<Vec<i64>> {
     let pos = param_positions(mapping, &cs.relation.space().params)?;
-    pos.iter()
-        .map(|&i| inst.get(i).copied().ok_or_else(|| Error::Mapping(format!("instance {inst:?} lacks parameter {i}"))))
-        .collect()
+    pos.iter().map(|&i| inst.get(i).copied().ok_or_else(|| Error::Mapping(format!("instance {inst:?} lacks parameter {i}")))).collect()
 }
 
 /// The solver-free emptiness proof, where a limit of it (a Fourier–Motzkin elimination
@@ -187,12 +180,7 @@ impl<'a> Checker<'a> {
     /// Symbolic check of `mapping` against every conflict polyhedron of `cs`, for all
     /// parameter values satisfying `context` (a zero-dimensional basic set such as
     /// `[N] -> { : N >= 2 }`, or `None`).
-    pub fn check_symbolic(
-        &self,
-        cs: &ConflictSet,
-        mapping: &ModularMapping,
-        context: Option<&BasicSet>,
-    ) -> Result<SymbolicVerdict> {
+    pub fn check_symbolic(&self, cs: &ConflictSet, mapping: &ModularMapping, context: Option<&BasicSet>) -> Result<SymbolicVerdict> {
         let n = check_arity(cs, mapping)?;
         let mut rel: Map = cs.relation.clone();
         if let Some(c) = context {
@@ -306,9 +294,7 @@ impl<'a> Checker<'a> {
             Free(i64),
             Range(Vec<i64>),
         }
-        let unknown_time = |what: &str| {
-            SymbolicVerdict::Unknown(format!("conflict polyhedron {pi}: the solver hit the time limit ({what})"))
-        };
+        let unknown_time = |what: &str| SymbolicVerdict::Unknown(format!("conflict polyhedron {pi}: the solver hit the time limit ({what})"));
         let to_mparams = |params: &[i64]| -> Vec<i64> { ppos.iter().map(|&i| params[i]).collect() };
         let lin = |a: &[i64], ka: i64, b: &[i64], kb: i64| crate::int::lin_comb(ka, a, kb, b);
         let mut choices: Vec<Q> = Vec::new();
@@ -327,13 +313,9 @@ impl<'a> Checker<'a> {
                 kk.add_ineq_row(e.iter().map(|v| -v).collect())?;
                 match self.feasible(&kk)? {
                     Some(Feas::Infeasible) => {}
-                    Some(Feas::Point(p, _)) => {
-                        return Ok(SymbolicVerdict::NonPositiveModulus { row, params: to_mparams(&p) })
-                    }
+                    Some(Feas::Point(p, _)) => return Ok(SymbolicVerdict::NonPositiveModulus { row, params: to_mparams(&p) }),
                     Some(Feas::NoWitness) => {
-                        return Ok(SymbolicVerdict::Unknown(format!(
-                            "row {row}: the modulus may be non-positive (no small witness)"
-                        )))
+                        return Ok(SymbolicVerdict::Unknown(format!("row {row}: the modulus may be non-positive (no small witness)")))
                     }
                     None => return Ok(unknown_time("modulus positivity")),
                 }
@@ -440,15 +422,10 @@ impl<'a> Checker<'a> {
                         let params = to_mparams(&p);
                         let (a, b) = dims.split_at(n);
                         return match confirm(mapping, &params, a, b)? {
-                            Some(folded) => Ok(SymbolicVerdict::Invalid(Counterexample {
-                                params,
-                                cell_a: a.to_vec(),
-                                cell_b: b.to_vec(),
-                                folded,
-                            })),
-                            None => Err(Error::Mapping(format!(
-                                "internal: collision witness {a:?}, {b:?} for {params:?} does not collide on evaluation"
-                            ))),
+                            Some(folded) => Ok(SymbolicVerdict::Invalid(Counterexample { params, cell_a: a.to_vec(), cell_b: b.to_vec(), folded })),
+                            None => {
+                                Err(Error::Mapping(format!("internal: collision witness {a:?}, {b:?} for {params:?} does not collide on evaluation")))
+                            }
                         };
                     }
                     Some(Feas::NoWitness) => {
@@ -479,13 +456,7 @@ impl<'a> Checker<'a> {
     /// Symbolic check, falling back to concrete checks on `instances` (parameter
     /// values in the relation's parameter order) when the symbolic proof does not
     /// conclude. Never reports [`Verdict::Proven`] for an unproven mapping.
-    pub fn check(
-        &self,
-        cs: &ConflictSet,
-        mapping: &ModularMapping,
-        context: Option<&BasicSet>,
-        instances: &[Vec<i64>],
-    ) -> Result<Verdict> {
+    pub fn check(&self, cs: &ConflictSet, mapping: &ModularMapping, context: Option<&BasicSet>, instances: &[Vec<i64>]) -> Result<Verdict> {
         self.check_in_space(cs, mapping, None, context, instances)
     }
 

@@ -292,9 +292,8 @@ fn syntactically_implied(row: &[i64], b: &BasicSet) -> bool {
 
 fn try_pair(p: &Piece, q: &Piece, mode: CoalesceMode) -> Result<Outcome> {
     // Containment: every constraint of the container is valid on the other piece.
-    let all_valid = |rows: &Option<Vec<Vec<i64>>>, on: &Piece| -> bool {
-        rows.as_ref().is_some_and(|rows| rows.iter().all(|r| valid_on(r, on) == Some(true)))
-    };
+    let all_valid =
+        |rows: &Option<Vec<Vec<i64>>>, on: &Piece| -> bool { rows.as_ref().is_some_and(|rows| rows.iter().all(|r| valid_on(r, on) == Some(true))) };
     if all_valid(&q.rows, p) {
         return Ok(Outcome::DropFirst);
     }

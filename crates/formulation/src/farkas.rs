@@ -58,17 +58,13 @@ impl ParamForm {
     }
     /// Adds `e` to the coefficient of column `col` (1-based, the crate's row layout).
     pub fn add_coeff_col(&mut self, col: usize, e: &LinExpr) -> Result<()> {
-        let slot = self
-            .coeffs
-            .get_mut(col.wrapping_sub(1))
-            .ok_or_else(|| Error::SpaceMismatch(format!("column {col} outside the form")))?;
+        let slot = self.coeffs.get_mut(col.wrapping_sub(1)).ok_or_else(|| Error::SpaceMismatch(format!("column {col} outside the form")))?;
         *slot = slot.checked_add_scaled(e, 1).ok_or_else(|| Error::Overflow("building a Farkas form".into()))?;
         Ok(())
     }
     /// Adds `e` to the constant.
     pub fn add_constant(&mut self, e: &LinExpr) -> Result<()> {
-        self.constant =
-            self.constant.checked_add_scaled(e, 1).ok_or_else(|| Error::Overflow("building a Farkas form".into()))?;
+        self.constant = self.constant.checked_add_scaled(e, 1).ok_or_else(|| Error::Overflow("building a Farkas form".into()))?;
         Ok(())
     }
 }
@@ -160,10 +156,7 @@ impl Linearizer {
     /// more than [`MAX_GENERATOR_ROWS`] or the double description gives up.
     pub fn generators(&mut self, set: &BasicSet) -> Option<Rc<Generators>> {
         let key = (set.n_local(), set.equalities().to_vec(), set.inequalities().to_vec());
-        self.cache
-            .entry(key)
-            .or_insert_with(|| set.generators(DEFAULT_RAY_LIMIT).filter(|g| g.len() <= MAX_GENERATOR_ROWS).map(Rc::new))
-            .clone()
+        self.cache.entry(key).or_insert_with(|| set.generators(DEFAULT_RAY_LIMIT).filter(|g| g.len() <= MAX_GENERATOR_ROWS).map(Rc::new)).clone()
     }
 
     /// [`nonneg_on`], with the rows emitted so far by this linearizer not repeated.
@@ -298,12 +291,8 @@ fn with_multipliers(model: &mut Model, set: &BasicSet, form: &ParamForm, opts: &
     let kind = if opts.integer_multipliers { polyalloc_ilp::VarKind::Integer } else { polyalloc_ilp::VarKind::Continuous };
     let ub = opts.multiplier_bound;
     let lambda0 = model.add_var(format!("{name}_l0"), kind, Some(0), ub);
-    let ineq: Vec<VarId> = (0..set.inequalities().len())
-        .map(|k| model.add_var(format!("{name}_l{}", k + 1), kind, Some(0), ub))
-        .collect();
-    let eq: Vec<VarId> = (0..set.equalities().len())
-        .map(|k| model.add_var(format!("{name}_mu{k}"), kind, ub.map(|b| -b), ub))
-        .collect();
+    let ineq: Vec<VarId> = (0..set.inequalities().len()).map(|k| model.add_var(format!("{name}_l{}", k + 1), kind, Some(0), ub)).collect();
+    let eq: Vec<VarId> = (0..set.equalities().len()).map(|k| model.add_var(format!("{name}_mu{k}"), kind, ub.map(|b| -b), ub)).collect();
     let ovf = || Error::Overflow("building Farkas constraints".into());
     // Column c: form coefficient - sum lambda_k a_kc - sum mu_e c_ec = 0 (c = 0: constant, with lambda_0).
     for col in 0..set.n_cols() {

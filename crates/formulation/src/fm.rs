@@ -13,23 +13,13 @@ pub const FM_ROW_LIMIT: usize = 20_000;
 /// Equality rows and inequality rows.
 pub(crate) type RowPair = (Vec<Vec<i64>>, Vec<Vec<i64>>);
 
-
 /// Eliminates `col` from rows (columns kept, `col` zero afterwards).
-pub(crate) fn eliminate_rows(
-    eqs: &[Vec<i64>],
-    ineqs: &[Vec<i64>],
-    col: usize,
-) -> Result<RowPair> {
+pub(crate) fn eliminate_rows(eqs: &[Vec<i64>], ineqs: &[Vec<i64>], col: usize) -> Result<RowPair> {
     // Every projection, emptiness test and scan goes through here: the run's time
     // budget (and an interruption) stops them (`polyalloc_ilp::budget`).
     polyalloc_ilp::budget::check()?;
     // Use the equality with the smallest non-zero coefficient, if any.
-    if let Some(piv) = eqs
-        .iter()
-        .filter(|r| r[col] != 0)
-        .min_by_key(|r| r[col].unsigned_abs())
-        .cloned()
-    {
+    if let Some(piv) = eqs.iter().filter(|r| r[col] != 0).min_by_key(|r| r[col].unsigned_abs()).cloned() {
         let mut piv = piv;
         if piv[col] < 0 {
             piv.iter_mut().for_each(|v| *v = -*v);
@@ -164,7 +154,6 @@ fn has_false(eqs: &[Vec<i64>], ineqs: &[Vec<i64>]) -> bool {
         })
 }
 
-
 /// Sound integer emptiness test without a solver: equalities with a unit coefficient are
 /// substituted exactly (integer Gaussian elimination), every row is gcd-normalised
 /// (an equality whose gcd does not divide its constant is a contradiction; inequalities
@@ -212,7 +201,6 @@ pub(crate) fn integer_quick_empty(eqs: &[Vec<i64>], ineqs: &[Vec<i64>]) -> Resul
         r => r,
     }
 }
-
 
 #[cfg(test)]
 mod tests {

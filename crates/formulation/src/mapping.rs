@@ -185,11 +185,7 @@ impl ModularMapping {
             let h = AffExpr::parse(&asp, &text_of(lhs))?;
             let np = pnames.len();
             if h.coeffs[0] != 0 || h.coeffs[1..1 + np].iter().any(|&v| v != 0) {
-                return Err(Error::Mapping(format!(
-                    "hyperplane `{}` must be linear in the array dimensions {}",
-                    text_of(lhs),
-                    dnames.join(", ")
-                )));
+                return Err(Error::Mapping(format!("hyperplane `{}` must be linear in the array dimensions {}", text_of(lhs), dnames.join(", "))));
             }
             rows.push(StorageRow { hyperplane: h.coeffs[1 + np..].to_vec(), modulus });
         }
@@ -318,8 +314,7 @@ pub(crate) fn fmt_row(hyperplane: &[i64], dims: &[String], constant: i64, modulu
 impl fmt::Display for ModularMapping {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let name = self.array.name.clone().unwrap_or_default();
-        let comps: Vec<String> =
-            self.rows.iter().map(|r| fmt_row(&r.hyperplane, &self.array.dims, 0, r.modulus.as_ref(), &self.params)).collect();
+        let comps: Vec<String> = self.rows.iter().map(|r| fmt_row(&r.hyperplane, &self.array.dims, 0, r.modulus.as_ref(), &self.params)).collect();
         write!(f, "{name}[{}]", comps.join(", "))
     }
 }

@@ -23,9 +23,7 @@ pub(crate) struct Token {
     pub text: String,
 }
 
-const SYMS: &[&str] = &[
-    "->", "<=", ">=", "==", "!=", "[", "]", "{", "}", "(", ")", ":", ";", ",", "+", "-", "*", "/", "<", ">", "=", "^",
-];
+const SYMS: &[&str] = &["->", "<=", ">=", "==", "!=", "[", "]", "{", "}", "(", ")", ":", ";", ",", "+", "-", "*", "/", "<", ">", "=", "^"];
 
 pub(crate) fn lex(text: &str) -> Result<Vec<Token>, ParseError> {
     let mut out = Vec::new();
@@ -387,9 +385,7 @@ impl Parser {
                 let k = self.positive_const("a positive integer constant after `mod`")?;
                 let q = self.floor_local(&acc, k)?;
                 acc = acc.add_scaled(&Lin::var(Var::Local(q)), -k).ok_or_else(|| self.overflow())?;
-            } else if acc.is_const()
-                && (matches!(self.peek(), Tok::Ident(s) if !KEYWORDS.contains(&s.as_str()) || s == "floor")
-                    || self.is_sym("("))
+            } else if acc.is_const() && (matches!(self.peek(), Tok::Ident(s) if !KEYWORDS.contains(&s.as_str()) || s == "floor") || self.is_sym("("))
             {
                 // Implicit product `2N`, `2(i + 1)`.
                 let f = self.factor()?;
@@ -415,11 +411,7 @@ impl Parser {
         let q = self.new_local()?;
         let qv = Lin::var(Var::Local(q));
         let lo = e.add_scaled(&qv, -k).ok_or_else(|| self.overflow())?; // e - kq >= 0
-        let hi = qv
-            .scale(k)
-            .and_then(|x| x.add_scaled(e, -1))
-            .and_then(|x| x.add_scaled(&Lin::constant(k - 1), 1))
-            .ok_or_else(|| self.overflow())?; // kq + k - 1 - e >= 0
+        let hi = qv.scale(k).and_then(|x| x.add_scaled(e, -1)).and_then(|x| x.add_scaled(&Lin::constant(k - 1), 1)).ok_or_else(|| self.overflow())?; // kq + k - 1 - e >= 0
         self.pending.push((lo, Kind::Ge));
         self.pending.push((hi, Kind::Ge));
         Ok(q)
@@ -621,10 +613,7 @@ impl Parser {
             "<" => vec![vec![(m1(&ba).ok_or_else(|| self.overflow())?, Kind::Ge)]],
             ">" => vec![vec![(m1(&ab).ok_or_else(|| self.overflow())?, Kind::Ge)]],
             "=" | "==" => vec![vec![(ab, Kind::Eq)]],
-            _ => vec![
-                vec![(m1(&ba).ok_or_else(|| self.overflow())?, Kind::Ge)],
-                vec![(m1(&ab).ok_or_else(|| self.overflow())?, Kind::Ge)],
-            ],
+            _ => vec![vec![(m1(&ba).ok_or_else(|| self.overflow())?, Kind::Ge)], vec![(m1(&ab).ok_or_else(|| self.overflow())?, Kind::Ge)]],
         }))
     }
 
@@ -736,10 +725,8 @@ impl Parser {
         let np = space.n_param();
         let nd = space.n_dim();
         // Only the locals used by this conjunct, in order.
-        let mut used: Vec<usize> = conj
-            .iter()
-            .flat_map(|(l, _)| l.terms.keys().filter_map(|v| if let Var::Local(k) = v { Some(*k) } else { None }))
-            .collect();
+        let mut used: Vec<usize> =
+            conj.iter().flat_map(|(l, _)| l.terms.keys().filter_map(|v| if let Var::Local(k) = v { Some(*k) } else { None })).collect();
         used.sort();
         used.dedup();
         let mut b = BasicSet::universe(space.clone());
@@ -798,9 +785,9 @@ impl Parser {
             let s0 = groups[0].0.clone();
             return Err(self.err(&format!("a piece in the same space as the first one (`{s0}`)")).into());
         }
-        let (space, pieces, _) = groups.pop().unwrap_or_else(|| {
-            (Space { params: self.params.clone(), input: None, output: Tuple { name: None, dims: vec![] } }, vec![], start)
-        });
+        let (space, pieces, _) = groups
+            .pop()
+            .unwrap_or_else(|| (Space { params: self.params.clone(), input: None, output: Tuple { name: None, dims: vec![] } }, vec![], start));
         let mut s = Set::empty(space.clone());
         for p in pieces {
             s.add_piece(p.with_space(space.clone())?)?;
@@ -872,9 +859,7 @@ pub(crate) fn parse_union(text: &str) -> Result<Vec<Set>> {
     let mut p = Parser::new(text)?;
     let groups = match p.union() {
         Ok(g) => g,
-        Err(Error::Parse(e)) => {
-            return Err(Error::Parse(p.furthest.clone().filter(|f| (f.line, f.column) > (e.line, e.column)).unwrap_or(e)))
-        }
+        Err(Error::Parse(e)) => return Err(Error::Parse(p.furthest.clone().filter(|f| (f.line, f.column) > (e.line, e.column)).unwrap_or(e))),
         Err(e) => return Err(e),
     };
     groups

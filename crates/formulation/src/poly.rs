@@ -141,11 +141,8 @@ impl Polynomial {
         for (m, &c) in &self.terms {
             let mut t = c as i128;
             for (v, &e) in m {
-                let x = values
-                    .iter()
-                    .find(|(n, _)| n == v)
-                    .map(|(_, x)| *x as i128)
-                    .ok_or_else(|| Error::ParamValues(format!("no value for `{v}`")))?;
+                let x =
+                    values.iter().find(|(n, _)| n == v).map(|(_, x)| *x as i128).ok_or_else(|| Error::ParamValues(format!("no value for `{v}`")))?;
                 for _ in 0..e {
                     t = t.checked_mul(x).ok_or_else(ovf)?;
                 }
@@ -294,8 +291,7 @@ impl fmt::Display for Polynomial {
             } else {
                 f.write_str(if *c < 0 { " - " } else { " + " })?;
             }
-            let factors: Vec<String> =
-                m.iter().map(|(v, &e)| if e == 1 { v.clone() } else { format!("{v}^{e}") }).collect();
+            let factors: Vec<String> = m.iter().map(|(v, &e)| if e == 1 { v.clone() } else { format!("{v}^{e}") }).collect();
             if factors.is_empty() {
                 write!(f, "{a}")?;
             } else if a == 1 {

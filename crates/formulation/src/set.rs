@@ -351,11 +351,7 @@ impl Set {
     /// Membership test for concrete parameters and a point.
     pub fn contains(&self, params: &[i64], point: &[i64]) -> Result<bool> {
         if point.len() != self.space.n_dim() {
-            return Err(Error::SpaceMismatch(format!(
-                "point of {} coordinates in a space of {} dims",
-                point.len(),
-                self.space.n_dim()
-            )));
+            return Err(Error::SpaceMismatch(format!("point of {} coordinates in a space of {} dims", point.len(), self.space.n_dim())));
         }
         for p in &self.pieces {
             let mut fixed = p.fix_params(params)?;

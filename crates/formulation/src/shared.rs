@@ -56,12 +56,7 @@ impl SharedMapping {
     /// one offset per row for every part, distinct array names, moduli over the
     /// parameters.
     pub fn new(params: &[&str], storage: &str, moduli: Vec<AffExpr>, parts: Vec<SharedPart>) -> Result<Self> {
-        let m = SharedMapping {
-            params: params.iter().map(|s| s.to_string()).collect(),
-            storage: storage.to_string(),
-            moduli,
-            parts,
-        };
+        let m = SharedMapping { params: params.iter().map(|s| s.to_string()).collect(), storage: storage.to_string(), moduli, parts };
         let psp = m.param_space();
         for (k, e) in m.moduli.iter().enumerate() {
             if e.coeffs.len() != psp.n_cols() {

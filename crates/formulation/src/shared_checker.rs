@@ -80,7 +80,11 @@ fn part_indices(conflicts: &InterConflictSet, mapping: &SharedMapping) -> Result
             let name = t.name.clone().unwrap_or_default();
             let (i, p) = mapping.part(&name).ok_or_else(|| Error::Mapping(format!("the shared mapping has no part for array `{name}`")))?;
             if p.array.len() != t.len() {
-                return Err(Error::Mapping(format!("array `{name}`: the mapping's part has {} dimensions, the conflicts {}", p.array.len(), t.len())));
+                return Err(Error::Mapping(format!(
+                    "array `{name}`: the mapping's part has {} dimensions, the conflicts {}",
+                    p.array.len(),
+                    t.len()
+                )));
             }
             Ok(i)
         })
@@ -92,7 +96,9 @@ fn mapping_param_positions(mapping: &SharedMapping, params: &[String]) -> Result
     mapping
         .params
         .iter()
-        .map(|p| params.iter().position(|q| q == p).ok_or_else(|| Error::Mapping(format!("mapping parameter `{p}` is not a parameter of the conflicts"))))
+        .map(|p| {
+            params.iter().position(|q| q == p).ok_or_else(|| Error::Mapping(format!("mapping parameter `{p}` is not a parameter of the conflicts")))
+        })
         .collect()
 }
 

@@ -29,10 +29,7 @@ fn a_zero_modulus_where_cells_conflict_is_an_invalid_mapping() {
     let cs = rows_conflict();
     // N - 3 = 0 at N = 3, where the cells of a row conflict.
     let m = ModularMapping::parse("[N, M] -> { A[i, j] -> A[j mod (N - 3), i mod M] }").expect("mapping");
-    assert_eq!(
-        check_concrete(&cs, &m, &[3, 2], usize::MAX).expect("checks"),
-        ConcreteVerdict::NonPositiveModulus { row: 0, params: vec![3, 2] }
-    );
+    assert_eq!(check_concrete(&cs, &m, &[3, 2], usize::MAX).expect("checks"), ConcreteVerdict::NonPositiveModulus { row: 0, params: vec![3, 2] });
 }
 
 /// A solver that records the time limit of every solve and finds nothing in time.
@@ -42,7 +39,11 @@ impl polyalloc_ilp::Solver for Recorder {
     fn name(&self) -> &str {
         "recorder"
     }
-    fn solve_raw(&self, _: &polyalloc_ilp::Model, options: &polyalloc_ilp::SolveOptions) -> Result<polyalloc_ilp::RawSolution, polyalloc_ilp::SolveError> {
+    fn solve_raw(
+        &self,
+        _: &polyalloc_ilp::Model,
+        options: &polyalloc_ilp::SolveOptions,
+    ) -> Result<polyalloc_ilp::RawSolution, polyalloc_ilp::SolveError> {
         self.0.lock().expect("lock").push(options.time_limit);
         Err(polyalloc_ilp::SolveError::TimeLimitNoIncumbent)
     }

@@ -44,10 +44,7 @@ fn nested_boxes_keep_the_outer_one() {
 #[test]
 fn a_parametric_triangle_split_in_two_is_merged() {
     // The triangle i, j >= 0, i + j <= N cut at i = 3 (the second part is empty for N < 4).
-    let c = check(
-        "[N] -> { [i, j] : 0 <= i <= 3 and j >= 0 and i + j <= N; [i, j] : i >= 4 and j >= 0 and i + j <= N }",
-        1,
-    );
+    let c = check("[N] -> { [i, j] : 0 <= i <= 3 and j >= 0 and i + j <= N; [i, j] : i >= 4 and j >= 0 and i + j <= N }", 1);
     let tri = Set::parse("[N] -> { [i, j] : i >= 0 and j >= 0 and i + j <= N }").expect("parse");
     for n in [0, 3, 4, 11, 20] {
         assert_eq!(pts(&c, &[n]), pts(&tri, &[n]), "N = {n}");
@@ -85,8 +82,7 @@ fn an_equality_extends_an_adjacent_inequality() {
 
 #[test]
 fn empty_and_duplicate_pieces_are_dropped() {
-    let s = Set::parse("{ [i, j] : 0 <= i <= 3 and 0 <= j <= 3; [i, j] : 0 <= i <= 3 and 0 <= j <= 3; [i, j] : i >= 2 and i <= 1 }")
-        .expect("parse");
+    let s = Set::parse("{ [i, j] : 0 <= i <= 3 and 0 <= j <= 3; [i, j] : 0 <= i <= 3 and 0 <= j <= 3; [i, j] : i >= 2 and i <= 1 }").expect("parse");
     let (c, stats) = coalesce_with_stats(&s, CoalesceMode::Merge).expect("coalesce");
     assert_eq!(c.n_pieces(), 1);
     assert_eq!(pts(&c, &[]), pts(&s, &[]));
@@ -121,10 +117,7 @@ fn drop_only_mode_drops_but_never_merges() {
 /// Random unions of two to four parametric boxes `a <= i <= N + b`, `c <= j <= d`.
 fn random_union() -> impl Strategy<Value = String> {
     prop::collection::vec((0i64..4, -2i64..3, 0i64..4, 0i64..4), 2..5).prop_map(|boxes| {
-        let pieces: Vec<String> = boxes
-            .iter()
-            .map(|&(a, b, c, d)| format!("[i, j] : {a} <= i <= N + {b} and {c} <= j <= {}", c + d))
-            .collect();
+        let pieces: Vec<String> = boxes.iter().map(|&(a, b, c, d)| format!("[i, j] : {a} <= i <= N + {b} and {c} <= j <= {}", c + d)).collect();
         format!("[N] -> {{ {} }}", pieces.join("; "))
     })
 }

@@ -10,10 +10,7 @@ use polyalloc_ilp::{LinExpr, Model, Sense, SolveError, SolveOptions, Solver};
 /// checks it on every point for several N.
 #[test]
 fn parametric_bound_is_valid_and_tight_on_sampled_points() {
-    let k = BasicSet::parse(
-        "[N] -> { A[t, i] -> A[t2, i2] : 1 <= t, i, t2, i2 <= N and t2 >= t + 1 and i = N }",
-    )
-    .unwrap();
+    let k = BasicSet::parse("[N] -> { A[t, i] -> A[t2, i2] : 1 <= t, i, t2, i2 <= N and t2 >= t + 1 and i = N }").unwrap();
     let sp = k.space().clone();
     let mut m = Model::new("bound");
     let u = m.add_integer("u", Some(0), Some(10));
@@ -71,10 +68,7 @@ fn farkas_constraints_hold_on_every_point() {
             f.add_coeff(&sp, "N", &LinExpr::from(cn)).unwrap();
             f.add_constant(&LinExpr::from(c0)).unwrap();
             nonneg_on(&mut m, &b, &f, &FarkasOptions::default()).unwrap();
-            m.set_objective(
-                Sense::Minimize,
-                LinExpr::from(cx) * ox + LinExpr::from(cy) * oy + LinExpr::from(cn) * on + LinExpr::from(c0) * oc,
-            );
+            m.set_objective(Sense::Minimize, LinExpr::from(cx) * ox + LinExpr::from(cy) * oy + LinExpr::from(cn) * on + LinExpr::from(c0) * oc);
             let sol = solver.solve(&m, &SolveOptions::default()).unwrap();
             let (a, bb, c, d) = (sol.int_value(cx), sol.int_value(cy), sol.int_value(cn), sol.int_value(c0));
             let s = Set::from_basic(b.clone());

@@ -47,8 +47,7 @@ fn parsed_constructs_have_the_right_points() {
     let s = Set::parse("[N] -> { [i] : 0 <= i <= N and i mod 3 = 1 }").unwrap();
     assert_eq!(pts(&s, &[10]), vec![vec![1], vec![4], vec![7], vec![10]]);
     let s = Set::parse("{ [i, j] : 0 <= i, j < 4 and floor((i + j)/2) = 1 }").unwrap();
-    let expect: Vec<Vec<i64>> =
-        (0..4).flat_map(|i| (0..4).map(move |j| vec![i, j])).filter(|v| (v[0] + v[1]) / 2 == 1).collect();
+    let expect: Vec<Vec<i64>> = (0..4).flat_map(|i| (0..4).map(move |j| vec![i, j])).filter(|v| (v[0] + v[1]) / 2 == 1).collect();
     assert_eq!(pts(&s, &[]), expect);
     let s = Set::parse("{ [i] : -5 <= i <= 5 and (-i) mod 4 = 3 }").unwrap();
     let expect: Vec<Vec<i64>> = (-5i64..=5).filter(|i| (-i).rem_euclid(4) == 3).map(|i| vec![i]).collect();
@@ -163,15 +162,14 @@ fn overflow_is_an_error_not_a_wrap() {
 const BOX: i64 = 4;
 
 fn random_set() -> impl Strategy<Value = (String, Vec<(i64, i64, i64, bool)>)> {
-    prop::collection::vec((-3i64..=3, -3i64..=3, -6i64..=6, prop::bool::weighted(0.15)), 1..5)
-        .prop_map(|cons| {
-            let mut parts = vec![format!("-{BOX} <= x <= {BOX}"), format!("-{BOX} <= y <= {BOX}")];
-            for (a, b, c, eq) in &cons {
-                let op = if *eq { "=" } else { ">=" };
-                parts.push(format!("{a}x + {b}y + {c} {op} 0"));
-            }
-            (format!("{{ [x, y] : {} }}", parts.join(" and ")), cons)
-        })
+    prop::collection::vec((-3i64..=3, -3i64..=3, -6i64..=6, prop::bool::weighted(0.15)), 1..5).prop_map(|cons| {
+        let mut parts = vec![format!("-{BOX} <= x <= {BOX}"), format!("-{BOX} <= y <= {BOX}")];
+        for (a, b, c, eq) in &cons {
+            let op = if *eq { "=" } else { ">=" };
+            parts.push(format!("{a}x + {b}y + {c} {op} 0"));
+        }
+        (format!("{{ [x, y] : {} }}", parts.join(" and ")), cons)
+    })
 }
 
 fn brute(cons: &[(i64, i64, i64, bool)]) -> Vec<Vec<i64>> {
@@ -180,7 +178,11 @@ fn brute(cons: &[(i64, i64, i64, bool)]) -> Vec<Vec<i64>> {
         for y in -BOX..=BOX {
             if cons.iter().all(|&(a, b, c, eq)| {
                 let v = a * x + b * y + c;
-                if eq { v == 0 } else { v >= 0 }
+                if eq {
+                    v == 0
+                } else {
+                    v >= 0
+                }
             }) {
                 out.push(vec![x, y]);
             }

@@ -148,10 +148,9 @@ pub fn open_session<'a, S: Solver + ?Sized>(solver: &'a S, model: &Model, option
 /// The incremental capability of the backend `inner` that a wrapper backend (recording,
 /// a time budget) forwards to, or the error that it has none.
 pub fn incremental_of<S: Solver + ?Sized>(inner: &S) -> Result<&dyn crate::Incremental, SolveError> {
-    inner.incremental().ok_or_else(|| SolveError::Solver {
-        backend: inner.name().to_string(),
-        message: "the backend keeps no model between solves".into(),
-    })
+    inner
+        .incremental()
+        .ok_or_else(|| SolveError::Solver { backend: inner.name().to_string(), message: "the backend keeps no model between solves".into() })
 }
 
 /// The session of a wrapper backend: every change goes to `inner` unchanged and every

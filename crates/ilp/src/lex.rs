@@ -30,12 +30,7 @@ pub struct LexSolution {
 /// any other backend rebuilds it for every stage.
 pub trait LexSolve: Solver {
     /// Minimises `objectives` lexicographically.
-    fn lex_minimize(
-        &self,
-        model: &Model,
-        objectives: &[LinExpr],
-        options: &SolveOptions,
-    ) -> Result<LexSolution, SolveError> {
+    fn lex_minimize(&self, model: &Model, objectives: &[LinExpr], options: &SolveOptions) -> Result<LexSolution, SolveError> {
         self.lex_minimize_from(model, objectives, options, None)
     }
 
@@ -56,15 +51,10 @@ pub trait LexSolve: Solver {
             });
         }
         for (k, obj) in objectives.iter().enumerate() {
-            if let Some((v, _)) = obj.terms().find(|(v, _)| {
-                v.index() >= model.num_vars() || !model.var(*v).kind.is_integral()
-            }) {
+            if let Some((v, _)) = obj.terms().find(|(v, _)| v.index() >= model.num_vars() || !model.var(*v).kind.is_integral()) {
                 return Err(SolveError::InvalidModel {
                     model: model.name().to_string(),
-                    message: format!(
-                        "lexicographic objective {k} involves variable #{} which is not an integer variable of the model",
-                        v.index()
-                    ),
+                    message: format!("lexicographic objective {k} involves variable #{} which is not an integer variable of the model", v.index()),
                 });
             }
         }
@@ -92,10 +82,8 @@ pub trait LexSolve: Solver {
                 session.add_constraint(format!("lex_fix_{k}"), obj.clone(), Cmp::Eq, opt_i64)?;
             }
         }
-        let solution = stages.last().cloned().ok_or_else(|| SolveError::InvalidModel {
-            model: model.name().to_string(),
-            message: "no stage solved".into(),
-        })?;
+        let solution =
+            stages.last().cloned().ok_or_else(|| SolveError::InvalidModel { model: model.name().to_string(), message: "no stage solved".into() })?;
         Ok(LexSolution { solution, optima, stages })
     }
 }

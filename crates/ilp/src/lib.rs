@@ -65,6 +65,5 @@ pub use model::{Cmp, ConstrId, Constraint, Model, ModelError, Sense, VarKind, Va
 pub use record::{Recording, SolveRecord};
 pub use registry::{Registry, RegistryError, SolverFactory, UnknownBackend};
 pub use solve::{
-    verify, Incremental, RawSolution, RawStatus, Session, Solution, SolutionStatus, SolveError, SolveOptions, SolveTimes,
-    Solver, Violation,
+    verify, Incremental, RawSolution, RawStatus, Session, Solution, SolutionStatus, SolveError, SolveOptions, SolveTimes, Solver, Violation,
 };

@@ -10,10 +10,7 @@ use std::fmt::Write;
 const NAME_PUNCT: &str = "!\"#$%&()/,.;?@_`'{}|~";
 
 fn sanitize(raw: &str, fallback: &str, used: &mut HashSet<String>) -> String {
-    let mut s: String = raw
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || NAME_PUNCT.contains(c) { c } else { '_' })
-        .collect();
+    let mut s: String = raw.chars().map(|c| if c.is_ascii_alphanumeric() || NAME_PUNCT.contains(c) { c } else { '_' }).collect();
     if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
         s = format!("{fallback}_{s}");
     }
@@ -64,12 +61,7 @@ impl Model {
     /// accepts constants in the objective).
     pub fn to_lp_string(&self) -> String {
         let mut used = HashSet::new();
-        let names: Vec<String> = self
-            .vars()
-            .iter()
-            .enumerate()
-            .map(|(i, v)| sanitize(&v.name, &format!("x{i}"), &mut used))
-            .collect();
+        let names: Vec<String> = self.vars().iter().enumerate().map(|(i, v)| sanitize(&v.name, &format!("x{i}"), &mut used)).collect();
         let mut out = String::new();
         let _ = writeln!(out, "\\ polyalloc model `{}`: {} variables, {} constraints", self.name(), self.num_vars(), self.num_constraints());
         if self.objective().constant_part() != 0 {
@@ -115,26 +107,14 @@ impl Model {
                 }
             }
         }
-        let generals: Vec<&str> = self
-            .vars()
-            .iter()
-            .zip(&names)
-            .filter(|(v, _)| v.kind == VarKind::Integer)
-            .map(|(_, n)| n.as_str())
-            .collect();
+        let generals: Vec<&str> = self.vars().iter().zip(&names).filter(|(v, _)| v.kind == VarKind::Integer).map(|(_, n)| n.as_str()).collect();
         if !generals.is_empty() {
             out.push_str("General\n");
             for chunk in generals.chunks(8) {
                 let _ = writeln!(out, " {}", chunk.join(" "));
             }
         }
-        let binaries: Vec<&str> = self
-            .vars()
-            .iter()
-            .zip(&names)
-            .filter(|(v, _)| v.kind == VarKind::Binary)
-            .map(|(_, n)| n.as_str())
-            .collect();
+        let binaries: Vec<&str> = self.vars().iter().zip(&names).filter(|(v, _)| v.kind == VarKind::Binary).map(|(_, n)| n.as_str()).collect();
         if !binaries.is_empty() {
             out.push_str("Binary\n");
             for chunk in binaries.chunks(8) {

@@ -109,18 +109,9 @@ impl Model {
 
     /// Adds a variable of any kind. For [`VarKind::Binary`] the bounds are intersected
     /// with `[0, 1]`.
-    pub fn add_var(
-        &mut self,
-        name: impl Into<String>,
-        kind: VarKind,
-        lower: Option<i64>,
-        upper: Option<i64>,
-    ) -> VarId {
+    pub fn add_var(&mut self, name: impl Into<String>, kind: VarKind, lower: Option<i64>, upper: Option<i64>) -> VarId {
         let (lower, upper) = match kind {
-            VarKind::Binary => (
-                Some(lower.map_or(0, |l| l.max(0))),
-                Some(upper.map_or(1, |u| u.min(1))),
-            ),
+            VarKind::Binary => (Some(lower.map_or(0, |l| l.max(0))), Some(upper.map_or(1, |u| u.min(1)))),
             _ => (lower, upper),
         };
         self.vars.push(Variable { name: name.into(), kind, lower, upper });
@@ -162,19 +153,10 @@ impl Model {
     }
 
     /// Checked form of [`Model::add_constraint`].
-    pub fn try_add_constraint(
-        &mut self,
-        name: impl Into<String>,
-        mut expr: LinExpr,
-        cmp: Cmp,
-        rhs: i64,
-    ) -> Result<ConstrId, ModelError> {
+    pub fn try_add_constraint(&mut self, name: impl Into<String>, mut expr: LinExpr, cmp: Cmp, rhs: i64) -> Result<ConstrId, ModelError> {
         let name = name.into();
         self.check_vars(&expr)?;
-        let rhs = rhs.checked_sub(expr.constant_part()).ok_or_else(|| ModelError::Overflow {
-            model: self.name.clone(),
-            what: name.clone(),
-        })?;
+        let rhs = rhs.checked_sub(expr.constant_part()).ok_or_else(|| ModelError::Overflow { model: self.name.clone(), what: name.clone() })?;
         expr.set_constant(0);
         self.constraints.push(Constraint { name, expr, cmp, rhs });
         Ok(ConstrId(self.constraints.len() - 1))
@@ -192,11 +174,7 @@ impl Model {
     fn check_vars(&self, expr: &LinExpr) -> Result<(), ModelError> {
         for (v, _) in expr.terms() {
             if v.0 >= self.vars.len() {
-                return Err(ModelError::ForeignVariable {
-                    model: self.name.clone(),
-                    index: v.0,
-                    count: self.vars.len(),
-                });
+                return Err(ModelError::ForeignVariable { model: self.name.clone(), index: v.0, count: self.vars.len() });
             }
         }
         Ok(())

@@ -1,8 +1,8 @@
 //! [`Recording`]: a [`Solver`] wrapper that records statistics of every solve and can
 //! write every model it is given to a directory in LP format (`--dump-lp`).
 
-use crate::model::Model;
 use crate::incremental::{incremental_of, Forwarding};
+use crate::model::Model;
 use crate::solve::{Incremental, RawSolution, Session, Solution, SolveError, SolveOptions, SolveTimes, Solver};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -76,12 +76,7 @@ impl<S: Solver> Recording<S> {
     fn dump(&self, model: &Model) -> Result<(), SolveError> {
         let Some(dir) = &self.dump_dir else { return Ok(()) };
         let seq = self.dumped.fetch_add(1, Ordering::Relaxed);
-        let stem: String = model
-            .name()
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
-            .take(80)
-            .collect();
+        let stem: String = model.name().chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).take(80).collect();
         let path = dir.join(format!("{seq:04}-{stem}.lp"));
         // Atomically: an interrupted run leaves complete files only.
         crate::output::write_atomic(&path, model.to_lp_string().as_bytes())

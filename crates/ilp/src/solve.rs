@@ -433,12 +433,7 @@ pub(crate) fn check_point(model: &Model, point: &[f64]) -> Result<Checked, Viola
             let below = var.lower.is_some_and(|l| ri < l);
             let above = var.upper.is_some_and(|u| ri > u);
             if below || above {
-                return Err(Violation::Bound {
-                    var: var.name.clone(),
-                    value: ri.to_string(),
-                    lower: var.lower,
-                    upper: var.upper,
-                });
+                return Err(Violation::Bound { var: var.name.clone(), value: ri.to_string(), lower: var.lower, upper: var.upper });
             }
             values.push(ri as f64);
             ints.push(ri);
@@ -447,12 +442,7 @@ pub(crate) fn check_point(model: &Model, point: &[f64]) -> Result<Checked, Viola
             let below = var.lower.is_some_and(|l| x < l as f64 - tol);
             let above = var.upper.is_some_and(|u| x > u as f64 + tol);
             if below || above {
-                return Err(Violation::Bound {
-                    var: var.name.clone(),
-                    value: x.to_string(),
-                    lower: var.lower,
-                    upper: var.upper,
-                });
+                return Err(Violation::Bound { var: var.name.clone(), value: x.to_string(), lower: var.lower, upper: var.upper });
             }
             values.push(x);
             ints.push(r as i64);
@@ -473,24 +463,8 @@ pub(crate) fn check_point(model: &Model, point: &[f64]) -> Result<Checked, Viola
             });
             match ok_and_lhs {
                 Some((true, _)) => {}
-                Some((false, lhs)) => {
-                    return Err(Violation::Constraint {
-                        name: c.name.clone(),
-                        lhs,
-                        cmp: c.cmp,
-                        rhs: c.rhs,
-                        exact: true,
-                    })
-                }
-                None => {
-                    return Err(Violation::Constraint {
-                        name: c.name.clone(),
-                        lhs: "overflow".into(),
-                        cmp: c.cmp,
-                        rhs: c.rhs,
-                        exact: true,
-                    })
-                }
+                Some((false, lhs)) => return Err(Violation::Constraint { name: c.name.clone(), lhs, cmp: c.cmp, rhs: c.rhs, exact: true }),
+                None => return Err(Violation::Constraint { name: c.name.clone(), lhs: "overflow".into(), cmp: c.cmp, rhs: c.rhs, exact: true }),
             }
         } else {
             exact = false;
@@ -503,13 +477,7 @@ pub(crate) fn check_point(model: &Model, point: &[f64]) -> Result<Checked, Viola
                 Cmp::Eq => (lhs - rhs).abs() <= tol,
             };
             if !ok {
-                return Err(Violation::Constraint {
-                    name: c.name.clone(),
-                    lhs: lhs.to_string(),
-                    cmp: c.cmp,
-                    rhs: c.rhs,
-                    exact: false,
-                });
+                return Err(Violation::Constraint { name: c.name.clone(), lhs: lhs.to_string(), cmp: c.cmp, rhs: c.rhs, exact: false });
             }
         }
     }
@@ -521,8 +489,7 @@ pub(crate) fn check_point(model: &Model, point: &[f64]) -> Result<Checked, Viola
 /// relative tolerance of 1e-6 for rows with continuous variables), and recomputes the
 /// objective from the checked point. Any failure is a [`SolveError::Verification`].
 pub fn verify(model: &Model, raw: RawSolution, backend: &str) -> Result<Solution, SolveError> {
-    let checked = check_point(model, &raw.values)
-        .map_err(|violation| SolveError::Verification { backend: backend.to_string(), violation })?;
+    let checked = check_point(model, &raw.values).map_err(|violation| SolveError::Verification { backend: backend.to_string(), violation })?;
     let obj = model.objective();
     let obj_integral = obj.terms().all(|(v, _)| model.var(v).kind.is_integral());
     let objective_exact = if obj_integral { obj.eval_i128(&checked.ints) } else { None };

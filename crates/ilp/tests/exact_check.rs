@@ -71,20 +71,12 @@ fn a_point_violating_a_row_after_rounding_is_an_error_naming_the_row() {
 #[test]
 fn non_integral_values_bounds_and_nan_are_rejected() {
     let (m, _, _) = small_model();
-    let s = Scripted::new(vec![
-        optimal(vec![1.5, 0.0]),
-        optimal(vec![7.0, -4.0]),
-        optimal(vec![f64::NAN, 0.0]),
-        optimal(vec![1.0]),
-    ]);
+    let s = Scripted::new(vec![optimal(vec![1.5, 0.0]), optimal(vec![7.0, -4.0]), optimal(vec![f64::NAN, 0.0]), optimal(vec![1.0])]);
     let o = SolveOptions::default();
     assert!(matches!(s.solve(&m, &o), Err(SolveError::Verification { violation: Violation::NotIntegral { .. }, .. })));
     assert!(matches!(s.solve(&m, &o), Err(SolveError::Verification { violation: Violation::Bound { .. }, .. })));
     assert!(matches!(s.solve(&m, &o), Err(SolveError::Verification { violation: Violation::NotFinite { .. }, .. })));
-    assert!(matches!(
-        s.solve(&m, &o),
-        Err(SolveError::Verification { violation: Violation::Length { expected: 2, got: 1 }, .. })
-    ));
+    assert!(matches!(s.solve(&m, &o), Err(SolveError::Verification { violation: Violation::Length { expected: 2, got: 1 }, .. })));
 }
 
 #[test]
@@ -124,9 +116,7 @@ fn lexicographic_driver_fixes_each_optimum() {
     // Stage 1 minimises x, stage 2 minimises -y: the fake returns the stage answers; the
     // driver must reject a stage-2 answer that breaks the fixed stage-1 optimum.
     let s = Scripted::new(vec![optimal(vec![-3.0, 2.0]), optimal(vec![2.0, -1.0])]);
-    let err = s
-        .lex_minimize(&m, &[LinExpr::from(x), -LinExpr::from(y)], &SolveOptions::default())
-        .expect_err("stage 2 violates lex_fix_0");
+    let err = s.lex_minimize(&m, &[LinExpr::from(x), -LinExpr::from(y)], &SolveOptions::default()).expect_err("stage 2 violates lex_fix_0");
     match err {
         SolveError::Verification { violation: Violation::Constraint { name, .. }, .. } => assert_eq!(name, "lex_fix_0"),
         other => panic!("unexpected {other:?}"),
@@ -182,8 +172,7 @@ fn recording_counts_and_dumps_models() {
     let (m, _, _) = small_model();
     let dir = std::env::temp_dir().join(format!("polyalloc-ilp-dump-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let rec = Recording::new(Scripted::new(vec![optimal(vec![2.0, -1.0]), Err(SolveError::Infeasible)]))
-        .with_dump_dir(&dir);
+    let rec = Recording::new(Scripted::new(vec![optimal(vec![2.0, -1.0]), Err(SolveError::Infeasible)])).with_dump_dir(&dir);
     rec.solve(&m, &SolveOptions::default()).unwrap();
     rec.solve(&m, &SolveOptions::default()).unwrap_err();
     let recs = rec.records();

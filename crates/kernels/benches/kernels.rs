@@ -32,9 +32,7 @@ fn kernels(c: &mut Criterion) {
             let Ok(mm) = method_mapping(&dir, k, method, polyalloc_solvers::DEFAULT_BACKEND) else { continue };
             let Ok(plan) = inst.plan(&mm.mapping, &mut |_, _| Ok(false)) else { continue };
             for v in Variant::ALL {
-                g.bench_function(format!("{method}-{}", v.name()), |b| {
-                    b.iter(|| inst.run(Storage::Folded(&plan, v)).map(|o| o.values.len()))
-                });
+                g.bench_function(format!("{method}-{}", v.name()), |b| b.iter(|| inst.run(Storage::Folded(&plan, v)).map(|o| o.values.len())));
             }
         }
         g.finish();

@@ -909,9 +909,8 @@ mod tests {
         for (hs, moduli) in cases {
             let p = plan(&hs, &moduli, &space, &mut |_, _| Ok(false)).unwrap();
             let tuned = Tuned::<2, 2>::new(&p).ok();
-            let same_offsets = tuned.as_ref().is_some_and(|t| {
-                t.len() == full.len() && (0..=5).all(|x| (0..=7).all(|y| t.offset([x, y]) == full.offset([x, y])))
-            });
+            let same_offsets =
+                tuned.as_ref().is_some_and(|t| t.len() == full.len() && (0..=5).all(|x| (0..=7).all(|y| t.offset([x, y]) == full.offset([x, y]))));
             let claimed = same_as_full(&p, lo, hi).unwrap();
             assert_eq!(claimed, same_offsets && p.rows.len() == 2, "{hs:?} {moduli:?}");
             seen[usize::from(claimed)] = true;

@@ -171,7 +171,9 @@ pub struct Lbm2 {
 impl Lbm2 {
     pub fn new(n: i64, t: i64) -> Result<Self, KernelError> {
         if n < 3 || t < 1 || t > n {
-            return Err(KernelError::Config(format!("LBM-D2Q9: N = {n}, T = {t}: expected N >= 3, 1 <= T <= N (the array space is N in every dimension)")));
+            return Err(KernelError::Config(format!(
+                "LBM-D2Q9: N = {n}, T = {t}: expected N >= 3, 1 <= T <= N (the array space is N in every dimension)"
+            )));
         }
         Ok(Lbm2 { n, t, vs: velocities::<9>(2, 2)? })
     }

@@ -175,10 +175,7 @@ fn plan_body<const D: usize, K: Body<D>>(
 ) -> Result<LayoutPlan, KernelError> {
     let dims: Vec<&str> = mapping.array.dims.iter().map(String::as_str).collect();
     if dims != k.dims() {
-        return Err(KernelError::Config(format!(
-            "mapping over dimensions {dims:?}, the kernel's array is {:?}",
-            k.dims()
-        )));
+        return Err(KernelError::Config(format!("mapping over dimensions {dims:?}, the kernel's array is {:?}", k.dims())));
     }
     let (lo, hi) = k.space();
     let member = |x: &[i64]| k.member(x);
@@ -263,8 +260,11 @@ impl KernelId {
     /// with the paper that reports it.
     pub fn example_for(self, suite_dir: &Path, method: &str) -> Result<polyalloc_suite::Example, KernelError> {
         let load = |path: &Path| {
-            polyalloc_suite::Example::load(path)
-                .map_err(|e| KernelError::Method { kernel: self.name().into(), method: method.into(), message: e.to_string() })
+            polyalloc_suite::Example::load(path).map_err(|e| KernelError::Method {
+                kernel: self.name().into(),
+                method: method.into(),
+                message: e.to_string(),
+            })
         };
         let mut first = None;
         for view in SuiteView::ALL {
@@ -440,11 +440,7 @@ impl Instance {
     }
 
     /// Plans the layout of a mapping at this instance's parameters.
-    pub fn plan(
-        &self,
-        mapping: &ModularMapping,
-        pad_ok: &mut dyn FnMut(usize, i64) -> Result<bool, KernelError>,
-    ) -> Result<LayoutPlan, KernelError> {
+    pub fn plan(&self, mapping: &ModularMapping, pad_ok: &mut dyn FnMut(usize, i64) -> Result<bool, KernelError>) -> Result<LayoutPlan, KernelError> {
         let params: Vec<i64> = mapping.params.iter().map(|p| self.param_value(p)).collect::<Result<_, _>>()?;
         let moduli = mapping.moduli(&params).map_err(|e| KernelError::Config(e.to_string()))?;
         each!(self, k => plan_body(k, mapping, &moduli, pad_ok))
@@ -500,9 +496,7 @@ pub fn method_mapping(suite_dir: &Path, kernel: KernelId, method: &str, backend:
     let ex = kernel.example_for(suite_dir, method)?;
     let problem = ex.problem(kernel.array()).map_err(|e| err(e.to_string()))?;
     let registry = polyalloc::registry();
-    let alloc = registry
-        .allocator(method)
-        .ok_or_else(|| err(format!("not a conflict-set method; registered: {}", registry.names().join(", "))))?;
+    let alloc = registry.allocator(method).ok_or_else(|| err(format!("not a conflict-set method; registered: {}", registry.names().join(", "))))?;
     let solver = polyalloc_solvers::registry().create(backend).map_err(|e| err(e.to_string()))?;
     let a = polyalloc_alloc::allocate(alloc, &problem, solver.as_ref()).map_err(|e| err(e.to_string()))?;
     Ok(MethodMapping {
@@ -533,9 +527,7 @@ pub fn padded_valid(mm: &MethodMapping, params: &[i64], row: usize, p: i64, back
         .ok_or_else(|| err(format!("the mapping's parameters {:?} do not cover the problem's {:?}", mm.mapping.params, mm.problem.params())))?;
     let Some(at) = mm.problem.at_instance(&values).map_err(|e| err(e.to_string()))? else { return Ok(false) };
     let solver = polyalloc_solvers::registry().create(backend).map_err(|e| err(e.to_string()))?;
-    let verdict = Checker::new(solver.as_ref())
-        .check_symbolic(&at.conflicts, &padded, at.context.as_ref())
-        .map_err(|e| err(e.to_string()))?;
+    let verdict = Checker::new(solver.as_ref()).check_symbolic(&at.conflicts, &padded, at.context.as_ref()).map_err(|e| err(e.to_string()))?;
     Ok(matches!(verdict, polyalloc_formulation::checker::SymbolicVerdict::Valid))
 }
 

@@ -106,12 +106,7 @@ impl Diamond {
             }
         }
         let index: HashMap<(i64, i64), usize> = tiles.iter().enumerate().map(|(id, &kl)| (kl, id)).collect();
-        let nbr = tiles
-            .iter()
-            .map(|&(k, l)| {
-                [(k - 1, l), (k, l - 1), (k - 1, l - 1), (k + 1, l - 1)].map(|kl| index.get(&kl).copied())
-            })
-            .collect();
+        let nbr = tiles.iter().map(|&(k, l)| [(k - 1, l), (k, l - 1), (k - 1, l - 1), (k + 1, l - 1)].map(|kl| index.get(&kl).copied())).collect();
         Ok(Diamond { n, t, b, tiles, fronts, nbr, index })
     }
 
@@ -152,7 +147,14 @@ impl Diamond {
 /// in the tile's row `tt - 1` and in the domain; empty when `ilo > ihi`) as one line of
 /// the 3-point stencil, the points outside it with `point(chunk, ii)`.
 #[inline(always)]
-fn stencil_row<L: Layout<2>>(l: &L, chunk: &mut [f64], tt: i64, (lo, hi): (i64, i64), (ilo, ihi): (i64, i64), mut point: impl FnMut(&mut [f64], i64)) {
+fn stencil_row<L: Layout<2>>(
+    l: &L,
+    chunk: &mut [f64],
+    tt: i64,
+    (lo, hi): (i64, i64),
+    (ilo, ihi): (i64, i64),
+    mut point: impl FnMut(&mut [f64], i64),
+) {
     let (ilo, ihi) = if ilo > ihi { (hi + 1, hi) } else { (ilo, ihi) };
     for ii in lo..ilo {
         point(chunk, ii);
@@ -239,9 +241,7 @@ impl Body<2> for Diamond {
         let elapsed = start.elapsed();
         let mut values = Vec::with_capacity(n as usize);
         for gi in 0..n {
-            let (id, tt, ii) = self
-                .locate(t - 1, gi)
-                .ok_or_else(|| KernelError::Config(format!("diamond-tile: no tile holds ({}, {gi})", t - 1)))?;
+            let (id, tt, ii) = self.locate(t - 1, gi).ok_or_else(|| KernelError::Config(format!("diamond-tile: no tile holds ({}, {gi})", t - 1)))?;
             values.push(data[id * tile_len + l.offset([tt, ii])].to_bits());
         }
         Ok(RunOutput { values, folded_cells: data.len(), cell_bytes: 8, elapsed })
@@ -367,10 +367,7 @@ impl Body<2> for Pllgm {
             let s = t - 1 + gi;
             let bb = s.div_euclid(b);
             let ii = gi + a * b - bb * b + b - 1;
-            let id = *self
-                .index
-                .get(&(a, bb))
-                .ok_or_else(|| KernelError::Config(format!("stencil-1d-pllgm-tile: no tile ({a}, {bb})")))?;
+            let id = *self.index.get(&(a, bb)).ok_or_else(|| KernelError::Config(format!("stencil-1d-pllgm-tile: no tile ({a}, {bb})")))?;
             values.push(data[id * tile_len + l.offset([b - 1, ii])].to_bits());
         }
         Ok(RunOutput { values, folded_cells: data.len(), cell_bytes: 8, elapsed })

@@ -41,10 +41,7 @@ where
         let cur = &mut rest[..(fr.end - fr.start) * tile_len];
         let ocur = &mut out[fr.start * out_len..fr.end * out_len];
         let done: &[T] = done;
-        cur.par_chunks_mut(tile_len)
-            .zip(ocur.par_chunks_mut(out_len))
-            .enumerate()
-            .for_each(|(k, (chunk, o))| f(fr.start + k, chunk, done, o));
+        cur.par_chunks_mut(tile_len).zip(ocur.par_chunks_mut(out_len)).enumerate().for_each(|(k, (chunk, o))| f(fr.start + k, chunk, done, o));
     }
 }
 

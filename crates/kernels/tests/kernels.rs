@@ -243,7 +243,8 @@ fn one_program_is_measured_once() {
     let k = KernelId::BlurTiled;
     let methods: Vec<String> = REQUIRED.iter().map(|m| m.to_string()).collect();
     let ms = measure(&suite_dir(), k, k.small_size(), &methods, polyalloc_solvers::DEFAULT_BACKEND, 2, &mut |_| {}).unwrap();
-    let get = |method: &str, variant: &str| ms.iter().find(|m| m.method == method && m.variant == variant).unwrap_or_else(|| panic!("{method} {variant}"));
+    let get =
+        |method: &str, variant: &str| ms.iter().find(|m| m.method == method && m.variant == variant).unwrap_or_else(|| panic!("{method} {variant}"));
     let full = get("full", "full");
     let (lefe, smo, lattice) = (get("lefe", "tuned"), get("smo", "tuned"), get("lattice", "tuned"));
     assert_eq!(full.samples_ms.len(), 2);

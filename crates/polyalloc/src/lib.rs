@@ -52,8 +52,8 @@
 
 pub mod best;
 pub mod check;
-pub mod fuzz;
 mod error;
+pub mod fuzz;
 pub mod limit;
 pub mod record;
 mod registry;

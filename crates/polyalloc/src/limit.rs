@@ -134,8 +134,8 @@ pub fn max_live_under(input: &Input, array: &str, check: &ExecutionCheck, at: Op
     if !check.instances.contains(&values) {
         return Err(MaxLiveUnknown::Failed(format!("the transformed order ({}) does not run at the instance", check.label)));
     }
-    let reports = polyalloc_program::max_live_under(&check.program, &values, &|k, p, it| time(k, p, it))
-        .map_err(|e| MaxLiveUnknown::Failed(e.to_string()))?;
+    let reports =
+        polyalloc_program::max_live_under(&check.program, &values, &|k, p, it| time(k, p, it)).map_err(|e| MaxLiveUnknown::Failed(e.to_string()))?;
     let r = reports.iter().find(|r| r.array == array).ok_or_else(|| MaxLiveUnknown::NoInput(array.to_string()))?;
     Ok(MaxLive { value: r.max_live as u64, source: MaxLiveSource::Simulation, at })
 }

@@ -354,7 +354,12 @@ impl Record {
     /// `params`, `moduli`; `dims` and `hyperplanes` stay empty: each array has its own, in
     /// `shared.parts`) and `shared` with the arrays' parts and `separate`: each array
     /// stored alone, `(array, mapping, verification label)`.
-    pub fn set_shared(&mut self, mapping: &SharedMapping, size_params: Option<&BTreeMap<String, i64>>, separate: &[(String, ModularMapping, String)]) {
+    pub fn set_shared(
+        &mut self,
+        mapping: &SharedMapping,
+        size_params: Option<&BTreeMap<String, i64>>,
+        separate: &[(String, ModularMapping, String)],
+    ) {
         self.params = mapping.params.clone();
         self.moduli = mapping.moduli.iter().map(|e| Some(modulus_string(e, &mapping.params))).collect();
         self.mapping = Some(mapping.to_string());

@@ -78,9 +78,7 @@ impl Registry {
             spec.split(',')
                 .map(str::trim)
                 .filter(|s| !s.is_empty())
-                .map(|s| {
-                    self.get(s).ok_or_else(|| Error::Input(format!("unknown method `{s}`; available: {}", self.names().join(", "))))
-                })
+                .map(|s| self.get(s).ok_or_else(|| Error::Input(format!("unknown method `{s}`; available: {}", self.names().join(", ")))))
                 .collect::<Result<_, _>>()?
         };
         if chosen.is_empty() {

@@ -3,14 +3,16 @@
 
 use crate::error::Error;
 use crate::record::{ms, one_line, IlpStat, Record, Status};
-use polyalloc_alloc::{verify, verify_shared, AllocError, Execution, ExecutionCheck, Input, Method, MethodError, Order, Outcome, StoragePlan, Verification};
-use polyalloc_program::exec::Executor;
-use polyalloc_program::ProgramError;
+use polyalloc_alloc::{
+    verify, verify_shared, AllocError, Execution, ExecutionCheck, Input, Method, MethodError, Order, Outcome, StoragePlan, Verification,
+};
 use polyalloc_formulation::Polynomial;
 use polyalloc_ilp::{
-    budget, incremental_of, Forwarding, Incremental, Model, RawSolution, RawStatus, Recording, Session, SolutionStatus,
-    SolveError, SolveOptions, SolveRecord, SolveTimes, Solver,
+    budget, incremental_of, Forwarding, Incremental, Model, RawSolution, RawStatus, Recording, Session, SolutionStatus, SolveError, SolveOptions,
+    SolveRecord, SolveTimes, Solver,
 };
+use polyalloc_program::exec::Executor;
+use polyalloc_program::ProgramError;
 use polyalloc_suite::jscop::JscopOptions;
 use polyalloc_suite::Example;
 use std::collections::BTreeMap;
@@ -104,14 +106,11 @@ pub fn jscop_files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
 pub fn parse_params(spec: &str) -> Result<BTreeMap<String, i64>, Error> {
     let mut out = BTreeMap::new();
     for part in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let (name, value) = part
-            .split_once('=')
-            .ok_or_else(|| Error::Input(format!("--params: expected NAME=VALUE, found `{part}` (e.g. --params N=9,B=32)")))?;
+        let (name, value) =
+            part.split_once('=').ok_or_else(|| Error::Input(format!("--params: expected NAME=VALUE, found `{part}` (e.g. --params N=9,B=32)")))?;
         let name = name.trim();
-        let value: i64 = value
-            .trim()
-            .parse()
-            .map_err(|_| Error::Input(format!("--params: `{}` is not an integer (parameter `{name}`)", value.trim())))?;
+        let value: i64 =
+            value.trim().parse().map_err(|_| Error::Input(format!("--params: `{}` is not an integer (parameter `{name}`)", value.trim())))?;
         if out.insert(name.to_string(), value).is_some() {
             return Err(Error::Input(format!("--params: parameter `{name}` given twice")));
         }
@@ -166,9 +165,7 @@ pub const MAX_TIME_LIMIT: f64 = 1e9;
 /// negative, not-a-number and larger values are input errors.
 pub fn parse_time_limit(secs: f64) -> Result<Option<Duration>, Error> {
     if !secs.is_finite() || !(0.0..=MAX_TIME_LIMIT).contains(&secs) {
-        return Err(Error::Input(format!(
-            "--time-limit: `{secs}` is out of range: give seconds from 0 (no limit) to {MAX_TIME_LIMIT:e}"
-        )));
+        return Err(Error::Input(format!("--time-limit: `{secs}` is out of range: give seconds from 0 (no limit) to {MAX_TIME_LIMIT:e}")));
     }
     if secs == 0.0 {
         return Ok(None);
@@ -531,7 +528,12 @@ fn run_in_budget(input: &Input, method: &dyn Method, target: &str, backend: &Bac
 /// checker, and every execution check with the one executor. Returns the overall
 /// verification and each obligation's; a refutation, a checker failure, a differing
 /// execution or an answer with nothing to verify is a [`Failure`].
-pub fn verify_outcome(input: &Input, outcome: &Outcome, solver: &dyn Solver, method: &str) -> Result<(Verification, Vec<(String, Verification)>), Failure> {
+pub fn verify_outcome(
+    input: &Input,
+    outcome: &Outcome,
+    solver: &dyn Solver,
+    method: &str,
+) -> Result<(Verification, Vec<(String, Verification)>), Failure> {
     verify_outcome_with(input, outcome, solver, method).map(|((v, under, _), _)| (v, under))
 }
 
@@ -675,9 +677,10 @@ pub fn run_record(input: &Input, method: &dyn Method, target: &str, backend: &Ba
     // An array the method's own transformed program holds (003's contraction after
     // shifting and fusion): max-live under that order.
     let transformed = result.as_ref().ok().and_then(|v| {
-        v.outcome.executions.iter().find(|c| {
-            matches!(c.order, Order::Time(_)) && c.program.statements.iter().any(|s| s.writes.iter().any(|w| w.array == target))
-        })
+        v.outcome
+            .executions
+            .iter()
+            .find(|c| matches!(c.order, Order::Time(_)) && c.program.statements.iter().any(|s| s.writes.iter().any(|w| w.array == target)))
     });
     if array || r.shared.is_some() || transformed.is_some() {
         // Bounded like a run (its own budget of the same length).
@@ -759,11 +762,8 @@ impl Record {
                 r.conflicts_ms = ms(v.conflicts_time);
                 r.details = v.outcome.details.clone();
                 if v.verified_under.len() > 1 {
-                    let under: Vec<serde_json::Value> = v
-                        .verified_under
-                        .iter()
-                        .map(|(label, ver)| serde_json::json!({"schedule": label, "verification": ver.label()}))
-                        .collect();
+                    let under: Vec<serde_json::Value> =
+                        v.verified_under.iter().map(|(label, ver)| serde_json::json!({"schedule": label, "verification": ver.label()})).collect();
                     r.details.insert("verified_under".into(), serde_json::Value::Array(under));
                 }
                 r

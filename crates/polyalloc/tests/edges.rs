@@ -82,12 +82,7 @@ fn the_issue_case_modulus_n_minus_2_is_never_returned() {
 #[test]
 fn widths_that_vanish_at_the_smallest_values_in_one_and_three_dimensions() {
     // 1-d: distances 1 to N - 4 with N >= 1 (empty up to N = 4).
-    every_method_holds_at_the_smallest_values(&case(
-        "edge-1d",
-        1,
-        1,
-        vec![vec![(vec![-1, 0, -1, 1], false), (vec![-4, 1, 1, -1], false)]],
-    ));
+    every_method_holds_at_the_smallest_values(&case("edge-1d", 1, 1, vec![vec![(vec![-1, 0, -1, 1], false), (vec![-4, 1, 1, -1], false)]]));
     // 3-d: the last axis N - 3 wide, the others exact offsets; N >= 2.
     every_method_holds_at_the_smallest_values(&case(
         "edge-3d",
@@ -150,6 +145,9 @@ fn a_fourier_motzkin_limit_inside_the_proof_falls_back_to_the_instances() {
     let m = v.outcome.mapping.as_ref().expect("a mapping");
     let problem = input.problem("A").expect("problem");
     for n in 3..=6 {
-        assert!(matches!(check_concrete(&problem.conflicts, m, &[n], 1_000_000).expect("enumerates"), ConcreteVerdict::Valid { .. }), "{m} at N = {n}");
+        assert!(
+            matches!(check_concrete(&problem.conflicts, m, &[n], 1_000_000).expect("enumerates"), ConcreteVerdict::Valid { .. }),
+            "{m} at N = {n}"
+        );
     }
 }

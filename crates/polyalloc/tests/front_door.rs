@@ -84,7 +84,8 @@ fn best_is_the_smallest_verified_mapping() {
     let v = run(&input, best, "A", &b, RunOptions::default()).expect("verified");
     // 004 Table I: SMO reaches 2N - 1, the baseline N^2.
     assert_eq!(v.size.as_ref().map(|p| p.to_string()).as_deref(), Some("2*N - 1"));
-    let d: polyalloc::best::BestDetails = serde_json::from_value(serde_json::Value::Object(v.outcome.details.clone().into_iter().collect())).expect("typed details");
+    let d: polyalloc::best::BestDetails =
+        serde_json::from_value(serde_json::Value::Object(v.outcome.details.clone().into_iter().collect())).expect("typed details");
     let lefe = d.candidates.iter().find(|c| c.method == "lefe").expect("lefe tried");
     assert_eq!(lefe.size.as_deref(), Some("N^2"));
     let winner = d.candidates.iter().find(|c| c.method == d.winner).expect("winner among the candidates");

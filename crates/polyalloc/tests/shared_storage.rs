@@ -17,7 +17,6 @@ use polyalloc_suite::smo_input::read;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-
 fn input() -> Input {
     let path = polyalloc::suite_dir().join("smo-tool/double-buffer-1d.smo.input");
     let text = std::fs::read_to_string(&path).expect("the bench-suite's input");
@@ -110,7 +109,11 @@ fn a_refuted_shared_storage_is_never_a_result() {
                 .collect();
             let mapping = SharedMapping::new(&["N0"], "S", vec![AffExpr::parse(&psp, "N0").expect("modulus")], parts)?;
             Ok(Outcome {
-                shared: Some(SharedAnswer { mapping, obligations: vec![SharedObligation { label: "conflict set".into(), problem }], separate: Vec::new() }),
+                shared: Some(SharedAnswer {
+                    mapping,
+                    obligations: vec![SharedObligation { label: "conflict set".into(), problem }],
+                    separate: Vec::new(),
+                }),
                 ..Outcome::default()
             })
         }

@@ -51,9 +51,7 @@ pub(crate) fn as_function(piece: &BasicSet, domain: &Set) -> Result<BasicSet> {
                 continue;
             }
             let col = out_col(k);
-            let fixed = b.equalities().iter().find(|r| {
-                r[col].abs() == 1 && (0..no).all(|j| j == k || known[j] || r[out_col(j)] == 0)
-            });
+            let fixed = b.equalities().iter().find(|r| r[col].abs() == 1 && (0..no).all(|j| j == k || known[j] || r[out_col(j)] == 0));
             if let Some(r) = fixed.cloned() {
                 // Substitute o_k = expr in every other row, keep the defining equality.
                 let sign = r[col];

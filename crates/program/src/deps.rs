@@ -75,11 +75,7 @@ pub struct Dependence {
 pub(crate) fn pair_space(params: &[String], p: &Tuple, q: &Tuple) -> Space {
     let pp: Vec<&str> = params.iter().map(String::as_str).collect();
     let mut q2 = q.clone();
-    q2.dims = q
-        .dims
-        .iter()
-        .map(|d| if p.dims.contains(d) { format!("{d}2") } else { d.clone() })
-        .collect();
+    q2.dims = q.dims.iter().map(|d| if p.dims.contains(d) { format!("{d}2") } else { d.clone() }).collect();
     Space::map(&pp, p.clone(), q2)
 }
 
@@ -109,13 +105,7 @@ fn add_aff(r: &mut [i64], s: &[i64]) {
 }
 
 /// `D_p × D_q` (with access guards) as pieces of the pair space.
-fn domains_product(
-    prog: &Program,
-    p: usize,
-    q: usize,
-    ga: &Option<BasicSet>,
-    gb: &Option<BasicSet>,
-) -> Result<(Space, Vec<BasicSet>)> {
+fn domains_product(prog: &Program, p: usize, q: usize, ga: &Option<BasicSet>, gb: &Option<BasicSet>) -> Result<(Space, Vec<BasicSet>)> {
     let sp_ = &prog.statements[p];
     let sq = &prog.statements[q];
     let space = pair_space(&prog.params, &sp_.domain.space().output, &sq.domain.space().output);
@@ -258,9 +248,7 @@ pub fn analyze(prog: &Program, opts: &DepOptions, solver: &dyn Solver) -> Result
             let updates = |k: usize, arr: &str| prog.statements[k].writes.iter().any(|w| w.array == arr);
             let mut pairs: Vec<(DepKind, &Access, &Access, &str, &str)> = pairs
                 .into_iter()
-                .filter(|(_, a, _, _, _)| {
-                    !(opts.reduction_arrays.contains(&a.array) && updates(p, &a.array) && updates(q, &a.array))
-                })
+                .filter(|(_, a, _, _, _)| !(opts.reduction_arrays.contains(&a.array) && updates(p, &a.array) && updates(q, &a.array)))
                 .collect();
             if p <= q {
                 for a in sp_.writes.iter().filter(|a| opts.reduction_arrays.contains(&a.array)) {
@@ -292,13 +280,7 @@ pub fn analyze(prog: &Program, opts: &DepOptions, solver: &dyn Solver) -> Result
                     fmt_acc(b, sq.domain.space())
                 )
                 .to_lowercase();
-                out.push(Dependence {
-                    id,
-                    kind,
-                    source: p,
-                    target: q,
-                    relation: rel,
-                });
+                out.push(Dependence { id, kind, source: p, target: q, relation: rel });
             }
         }
     }

@@ -115,10 +115,7 @@ pub struct Ctx<'a> {
 pub type Body = Box<dyn Fn(&Ctx<'_>, &[Option<i64>]) -> Vec<i64> + Send + Sync>;
 
 fn mix(mut h: u64, v: u64) -> u64 {
-    h ^= v
-        .wrapping_add(0x9E37_79B9_7F4A_7C15)
-        .wrapping_add(h << 6)
-        .wrapping_add(h >> 2);
+    h ^= v.wrapping_add(0x9E37_79B9_7F4A_7C15).wrapping_add(h << 6).wrapping_add(h >> 2);
     h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
     h ^ (h >> 31)
 }
@@ -300,9 +297,7 @@ impl Mem {
     #[inline]
     fn get_at(&self, a: u32, cell: &[i64]) -> Result<Option<i64>> {
         match &self.stores[a as usize] {
-            Store::Dense { lo, ext, vals, set } => {
-                Ok(Self::slot(lo, ext, cell).and_then(|k| (set[k / 64] >> (k % 64) & 1 == 1).then(|| vals[k])))
-            }
+            Store::Dense { lo, ext, vals, set } => Ok(Self::slot(lo, ext, cell).and_then(|k| (set[k / 64] >> (k % 64) & 1 == 1).then(|| vals[k]))),
             Store::Sparse(m) => Ok(m.get(&CellKey::new(a, cell)?).copied()),
         }
     }
@@ -417,55 +412,24 @@ impl Trace {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Mismatch {
     /// A read returned another value.
-    Read {
-        stmt: String,
-        iter: Vec<i64>,
-        read: usize,
-        array: String,
-        cell: Vec<i64>,
-        expected: i64,
-        got: i64,
-    },
+    Read { stmt: String, iter: Vec<i64>, read: usize, array: String, cell: Vec<i64>, expected: i64, got: i64 },
     /// A live-out cell has another final value.
-    LiveOut {
-        array: String,
-        cell: Vec<i64>,
-        expected: i64,
-        got: i64,
-    },
+    LiveOut { array: String, cell: Vec<i64>, expected: i64, got: i64 },
     /// An instance of the domain is not executed.
     Missing { stmt: String, iter: Vec<i64> },
     /// An instance is executed twice, or is not in its statement's domain.
     Spurious { stmt: String, iter: Vec<i64>, why: String },
     /// Two instances of one parallel step write the same storage location.
-    WriteConflict {
-        array: String,
-        location: Vec<i64>,
-        step: usize,
-    },
+    WriteConflict { array: String, location: Vec<i64>, step: usize },
 }
 
 impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Mismatch::Read {
-                stmt,
-                iter,
-                read,
-                array,
-                cell,
-                expected,
-                got,
-            } => write!(
-                f,
-                "{stmt}{iter:?} read #{read} of {array}{cell:?}: expected {expected}, got {got}"
-            ),
-            Mismatch::LiveOut {
-                array,
-                cell,
-                expected,
-                got,
-            } => {
+            Mismatch::Read { stmt, iter, read, array, cell, expected, got } => {
+                write!(f, "{stmt}{iter:?} read #{read} of {array}{cell:?}: expected {expected}, got {got}")
+            }
+            Mismatch::LiveOut { array, cell, expected, got } => {
                 write!(f, "live-out {array}{cell:?}: expected {expected}, got {got}")
             }
             Mismatch::Missing { stmt, iter } => write!(f, "{stmt}{iter:?} is never executed"),
@@ -535,9 +499,7 @@ pub struct Executor {
 
 impl fmt::Debug for Executor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Executor")
-            .field("program", &self.program)
-            .finish_non_exhaustive()
+        f.debug_struct("Executor").field("program", &self.program).finish_non_exhaustive()
     }
 }
 
@@ -575,10 +537,7 @@ impl<'s> Memory<'s> {
             return Ok(initial_value(array, cell));
         }
         let loc = self.location(array, cell)?;
-        self.cells
-            .get(&loc)
-            .copied()
-            .ok_or_else(|| ProgramError::Exec(format!("location of written cell {array}{cell:?} holds no value")))
+        self.cells.get(&loc).copied().ok_or_else(|| ProgramError::Exec(format!("location of written cell {array}{cell:?} holds no value")))
     }
 }
 
@@ -586,18 +545,9 @@ impl Executor {
     /// A program with one body per statement (in statement order).
     pub fn new(program: Program, bodies: Vec<Body>) -> Result<Executor> {
         if bodies.len() != program.statements.len() {
-            return Err(ProgramError::Invalid(format!(
-                "{} bodies for {} statements",
-                bodies.len(),
-                program.statements.len()
-            )));
+            return Err(ProgramError::Invalid(format!("{} bodies for {} statements", bodies.len(), program.statements.len())));
         }
-        Ok(Executor {
-            program,
-            bodies,
-            reductions: vec![],
-            hash_bodies: false,
-        })
+        Ok(Executor { program, bodies, reductions: vec![], hash_bodies: false })
     }
 
     /// Marks arrays updated by reductions (002 Sec. 3): the intermediate values that
@@ -612,17 +562,8 @@ impl Executor {
     /// A program whose bodies are all [`hash_body`] (salted with the iteration, so that
     /// every written value is distinct).
     pub fn with_hash_bodies(program: Program) -> Executor {
-        let bodies = program
-            .statements
-            .iter()
-            .map(|s| hash_body(s.writes.len(), true))
-            .collect();
-        Executor {
-            program,
-            bodies,
-            reductions: vec![],
-            hash_bodies: true,
-        }
+        let bodies = program.statements.iter().map(|s| hash_body(s.writes.len(), true)).collect();
+        Executor { program, bodies, reductions: vec![], hash_bodies: true }
     }
 
     /// The program.
@@ -648,21 +589,13 @@ impl Executor {
             let t = time(k, &it)?;
             keyed.entry(t).or_default().push((k, it));
         }
-        Ok(Trace {
-            steps: keyed.into_values().collect(),
-        })
+        Ok(Trace { steps: keyed.into_values().collect() })
     }
 
     /// The original order: the lexicographic order of the statements' schedules. Two
     /// instances with the same original time are an input error.
     pub fn original_trace(&self, params: &[i64]) -> Result<Trace> {
-        let tr = self.trace_by(params, &|k, it| {
-            self.program.statements[k]
-                .schedule
-                .iter()
-                .map(|e| Ok(e.eval(params, it)?))
-                .collect()
-        })?;
+        let tr = self.trace_by(params, &|k, it| self.program.statements[k].schedule.iter().map(|e| Ok(e.eval(params, it)?)).collect())?;
         if let Some(step) = tr.steps.iter().find(|s| s.len() > 1) {
             return Err(ProgramError::Invalid(format!(
                 "the original schedule maps {} instances to one time (e.g. {}{:?})",
@@ -684,24 +617,14 @@ impl Executor {
         storage: &'s Storage,
         report: &mut ExecReport,
     ) -> Result<(HashMap<(usize, Vec<i64>, usize), i64>, Memory<'s>)> {
-        let mut mem = Memory {
-            storage,
-            regions: &self.program.fold_regions,
-            params,
-            cells: HashMap::new(),
-            written: HashSet::new(),
-        };
+        let mut mem = Memory { storage, regions: &self.program.fold_regions, params, cells: HashMap::new(), written: HashSet::new() };
         let mut reads_seen = HashMap::new();
         for (si, step) in trace.steps.iter().enumerate() {
             // Runs at large instances are long: the run's time budget stops them.
             polyalloc_ilp::budget::check()?;
             let mut pending: Vec<(String, Vec<i64>, i64)> = Vec::new();
             for (k, it) in step {
-                let st = self
-                    .program
-                    .statements
-                    .get(*k)
-                    .ok_or_else(|| ProgramError::Exec(format!("statement #{k}")))?;
+                let st = self.program.statements.get(*k).ok_or_else(|| ProgramError::Exec(format!("statement #{k}")))?;
                 let mut vals = Vec::with_capacity(st.reads.len());
                 for (ri, a) in st.reads.iter().enumerate() {
                     if a.happens_at(params, it)? {
@@ -713,19 +636,10 @@ impl Executor {
                         vals.push(None);
                     }
                 }
-                let ctx = Ctx {
-                    stmt: *k,
-                    params,
-                    iter: it,
-                };
+                let ctx = Ctx { stmt: *k, params, iter: it };
                 let outs = (self.bodies[*k])(&ctx, &vals);
                 if outs.len() != st.writes.len() {
-                    return Err(ProgramError::Exec(format!(
-                        "the body of {} returned {} values for {} writes",
-                        st.name,
-                        outs.len(),
-                        st.writes.len()
-                    )));
+                    return Err(ProgramError::Exec(format!("the body of {} returned {} values for {} writes", st.name, outs.len(), st.writes.len())));
                 }
                 for (a, v) in st.writes.iter().zip(outs) {
                     if a.happens_at(params, it)? {
@@ -737,11 +651,7 @@ impl Executor {
             for (array, cell, v) in pending {
                 let loc = mem.location(&array, &cell)?;
                 if step.len() > 1 && !locs.insert(loc.clone()) {
-                    report.push(Mismatch::WriteConflict {
-                        array: array.clone(),
-                        location: loc.2.clone(),
-                        step: si,
-                    });
+                    report.push(Mismatch::WriteConflict { array: array.clone(), location: loc.2.clone(), step: si });
                 }
                 mem.cells.insert(loc, v);
                 mem.written.insert((array, cell));
@@ -761,35 +671,20 @@ impl Executor {
         for step in &trace.steps {
             for inst in step {
                 if !expected.remove(inst) {
-                    let name = self
-                        .program
-                        .statements
-                        .get(inst.0)
-                        .map_or("?".to_string(), |s| s.name.clone());
+                    let name = self.program.statements.get(inst.0).map_or("?".to_string(), |s| s.name.clone());
                     let in_domain = match self.program.statements.get(inst.0) {
                         Some(s) => s.domain.contains(params, &inst.1)?,
                         None => false,
                     };
-                    let why = if in_domain {
-                        "executed more than once"
-                    } else {
-                        "not in the statement's domain"
-                    };
-                    report.push(Mismatch::Spurious {
-                        stmt: name,
-                        iter: inst.1.clone(),
-                        why: why.into(),
-                    });
+                    let why = if in_domain { "executed more than once" } else { "not in the statement's domain" };
+                    report.push(Mismatch::Spurious { stmt: name, iter: inst.1.clone(), why: why.into() });
                 }
             }
         }
         let mut missing: Vec<&Instance> = expected.iter().collect();
         missing.sort();
         for inst in missing {
-            report.push(Mismatch::Missing {
-                stmt: self.program.statements[inst.0].name.clone(),
-                iter: inst.1.clone(),
-            });
+            report.push(Mismatch::Missing { stmt: self.program.statements[inst.0].name.clone(), iter: inst.1.clone() });
         }
         let plain = Storage::new();
         let mut scratch = ExecReport::default();
@@ -828,10 +723,7 @@ impl Executor {
             let live = if storage.contains_key(array) && in_fold_region(&self.program.fold_regions, params, array, cell)? {
                 let mut any = false;
                 for s in &self.program.live_out {
-                    if s.space().output.name.as_deref() == Some(array.as_str())
-                        && s.space().n_dim() == cell.len()
-                        && s.contains(params, cell)?
-                    {
+                    if s.space().output.name.as_deref() == Some(array.as_str()) && s.space().n_dim() == cell.len() && s.contains(params, cell)? {
                         any = true;
                         break;
                     }
@@ -844,19 +736,10 @@ impl Executor {
                 continue;
             }
             let expected = orig_mem.read(array, cell)?;
-            let got = if new_mem.written.contains(&(array.clone(), cell.clone())) {
-                new_mem.read(array, cell)?
-            } else {
-                initial_value(array, cell)
-            };
+            let got = if new_mem.written.contains(&(array.clone(), cell.clone())) { new_mem.read(array, cell)? } else { initial_value(array, cell) };
             report.live_out_compared += 1;
             if got != expected {
-                report.push(Mismatch::LiveOut {
-                    array: array.clone(),
-                    cell: cell.clone(),
-                    expected,
-                    got,
-                });
+                report.push(Mismatch::LiveOut { array: array.clone(), cell: cell.clone(), expected, got });
             }
         }
         Ok(report)
@@ -866,24 +749,11 @@ impl Executor {
     /// statement (each over its statement's domain space, as
     /// [`Statement::schedule`](crate::Statement::schedule)), with `storage`, and compares with
     /// the original order.
-    pub fn compare_affine(
-        &self,
-        params: &[i64],
-        schedules: &[Vec<polyalloc_formulation::AffExpr>],
-        storage: &Storage,
-    ) -> Result<ExecReport> {
+    pub fn compare_affine(&self, params: &[i64], schedules: &[Vec<polyalloc_formulation::AffExpr>], storage: &Storage) -> Result<ExecReport> {
         if schedules.len() != self.program.statements.len() {
-            return Err(ProgramError::Invalid(format!(
-                "{} schedules for {} statements",
-                schedules.len(),
-                self.program.statements.len()
-            )));
+            return Err(ProgramError::Invalid(format!("{} schedules for {} statements", schedules.len(), self.program.statements.len())));
         }
-        self.compare_schedule(
-            params,
-            &|k, it| schedules[k].iter().map(|e| Ok(e.eval(params, it)?)).collect(),
-            storage,
-        )
+        self.compare_schedule(params, &|k, it| schedules[k].iter().map(|e| Ok(e.eval(params, it)?)).collect(), storage)
     }
 
     /// Runs the instances ordered by `time` (equal times in parallel) with `storage` and
@@ -918,7 +788,14 @@ impl Executor {
     /// [`Executor::compare_placed`] in the order `ord` of the program's schedules at
     /// `params`, built once for several runs or simulations of programs with the same
     /// statements (see [`crate::order::Ordered::is_of`]; another order is an error).
-    pub fn compare_placed_in<'s>(&'s self, params: &[i64], placed: &[String], storages: &[String], place: PlaceFn<'_>, ord: &crate::order::Ordered) -> Result<ExecReport> {
+    pub fn compare_placed_in<'s>(
+        &'s self,
+        params: &[i64],
+        placed: &[String],
+        storages: &[String],
+        place: PlaceFn<'_>,
+        ord: &crate::order::Ordered,
+    ) -> Result<ExecReport> {
         let mut report = ExecReport::default();
         if !ord.is_of(&self.program, params) {
             return Err(ProgramError::Invalid("placed run: the order was built for other statements or parameters".into()));
@@ -980,7 +857,8 @@ impl Executor {
             index.clear();
             match place(array, cell, index)? {
                 Some(k) => {
-                    let sid = *storage_ids.get(k).ok_or_else(|| ProgramError::Exec(format!("storage #{k} of {} storage arrays", storage_ids.len())))?;
+                    let sid =
+                        *storage_ids.get(k).ok_or_else(|| ProgramError::Exec(format!("storage #{k} of {} storage arrays", storage_ids.len())))?;
                     CellKey::check(index)?;
                     Ok(Some(sid))
                 }
@@ -1143,7 +1021,15 @@ impl Executor {
                 };
                 report.reads_compared += 1;
                 if o != n {
-                    report.push(Mismatch::Read { stmt: st.name.clone(), iter: it.to_vec(), read: ri, array: a.access().array.clone(), cell: cell.clone(), expected: o, got: n });
+                    report.push(Mismatch::Read {
+                        stmt: st.name.clone(),
+                        iter: it.to_vec(),
+                        read: ri,
+                        array: a.access().array.clone(),
+                        cell: cell.clone(),
+                        expected: o,
+                        got: n,
+                    });
                 }
                 vo.push(Some(o));
                 vn.push(Some(n));

@@ -64,7 +64,7 @@ mod live;
 mod model;
 pub mod order;
 
-pub use error::{ProgramError, Result};
 pub use conflict::MAX_CONFLICT_PIECES;
+pub use error::{ProgramError, Result};
 pub use live::{max_live, max_live_in, max_live_under, InstanceTime, LiveReport, MAX_LIVE_INSTANCES};
 pub use model::{set_contains, Access, Program, Statement};

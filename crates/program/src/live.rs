@@ -2,8 +2,8 @@
 //! program's schedule, a lower bound on the size of any valid storage mapping
 //! (004 Sec. 2.1: the cells live at one time pairwise conflict).
 
-use crate::error::{ProgramError, Result};
 use crate::compiled::{AccessAt, SetAt};
+use crate::error::{ProgramError, Result};
 use crate::model::{FxMap, Program};
 use polyalloc_formulation::{Result as FResult, Set};
 
@@ -57,7 +57,9 @@ pub fn max_live_in(program: &Program, params: &[i64], ord: &crate::order::Ordere
         return Err(ProgramError::Invalid("max-live: the order was built for other statements or parameters".into()));
     }
     if ord.len() > MAX_LIVE_INSTANCES {
-        return Err(ProgramError::Exec(format!("more than {MAX_LIVE_INSTANCES} statement instances at {params:?}: max-live is not simulated beyond that")));
+        return Err(ProgramError::Exec(format!(
+            "more than {MAX_LIVE_INSTANCES} statement instances at {params:?}: max-live is not simulated beyond that"
+        )));
     }
     simulate_in(program, params, ord)
 }
@@ -154,8 +156,7 @@ fn simulate_in<'a>(program: &'a Program, params: &[i64], ord: &crate::order::Ord
     if ord.n_ranks() >= MULTI as usize {
         return Err(ProgramError::Exec(format!("{} distinct times: max-live is not simulated beyond {}", ord.n_ranks(), MULTI - 1)));
     }
-    let sparams: Vec<Vec<i64>> =
-        program.statements.iter().map(|s| crate::order::statement_params(program, s, params)).collect::<Result<_>>()?;
+    let sparams: Vec<Vec<i64>> = program.statements.iter().map(|s| crate::order::statement_params(program, s, params)).collect::<Result<_>>()?;
     // By array name order, as the reports are.
     let mut names: Vec<&str> = program.statements.iter().flat_map(|s| s.writes.iter().map(|a| a.array.as_str())).collect();
     names.sort_unstable();
@@ -324,7 +325,14 @@ fn simulate_in<'a>(program: &'a Program, params: &[i64], ord: &crate::order::Ord
                 .space()
                 .params
                 .iter()
-                .map(|p| program.params.iter().position(|q| q == p).map(|i| params[i]).ok_or_else(|| ProgramError::Invalid(format!("unknown parameter `{p}`"))))
+                .map(|p| {
+                    program
+                        .params
+                        .iter()
+                        .position(|q| q == p)
+                        .map(|i| params[i])
+                        .ok_or_else(|| ProgramError::Invalid(format!("unknown parameter `{p}`")))
+                })
                 .collect::<Result<_>>()?;
             lo_sets.push((s, SetAt::new(s, &sparams)));
         }

@@ -93,10 +93,7 @@ fn extract_function(map: &Map) -> Result<(Tuple, Vec<AffExpr>)> {
         }
         pivots.push(r);
     }
-    let out: Vec<AffExpr> = pivots
-        .iter()
-        .map(|r| AffExpr { coeffs: r[..1 + np + ni].iter().map(|v| -v).collect() })
-        .collect();
+    let out: Vec<AffExpr> = pivots.iter().map(|r| AffExpr { coeffs: r[..1 + np + ni].iter().map(|v| -v).collect() }).collect();
     Ok((sp.output.clone(), out))
 }
 
@@ -105,12 +102,7 @@ impl Statement {
     /// schedule `[N] -> { S[t, i] -> [t, i] }`, and accesses `{ S[t, i] -> A[t, i - 1] }`.
     pub fn parse(domain: &str, schedule: &str, writes: &[&str], reads: &[&str]) -> Result<Statement> {
         let domain = Set::parse(domain)?;
-        let name = domain
-            .space()
-            .output
-            .name
-            .clone()
-            .ok_or_else(|| ProgramError::Invalid("the domain tuple needs a statement name".into()))?;
+        let name = domain.space().output.name.clone().ok_or_else(|| ProgramError::Invalid("the domain tuple needs a statement name".into()))?;
         let dsp = domain.space().clone();
         let conv_map = |m: &Set, text: &str| -> Result<(Tuple, Vec<AffExpr>)> {
             let inp = m.space().input.clone().ok_or_else(|| ProgramError::Invalid(format!("`{text}` is not a relation")))?;
@@ -154,11 +146,7 @@ impl Statement {
                         let array = tuple.name.ok_or_else(|| ProgramError::Invalid(format!("`{t}`: the array needs a name")))?;
                         let mut g = piece.domain()?.align_params(&dsp.params)?.with_space(dsp.clone())?;
                         g.simplify()?;
-                        let guard = if g.n_local() == 0 && g.equalities().is_empty() && g.inequalities().is_empty() {
-                            None
-                        } else {
-                            Some(g)
-                        };
+                        let guard = if g.n_local() == 0 && g.equalities().is_empty() && g.inequalities().is_empty() { None } else { Some(g) };
                         out.push(Access { array, index, guard });
                     }
                 }
@@ -208,9 +196,11 @@ impl Program {
             }
         }
         for a in s.writes.iter().chain(&s.reads) {
-            let earlier = self.statements.iter().chain(std::iter::once(&s)).find_map(|t| {
-                t.writes.iter().chain(&t.reads).find(|b| b.array == a.array && b.index.len() != a.index.len()).map(|b| (t, b))
-            });
+            let earlier = self
+                .statements
+                .iter()
+                .chain(std::iter::once(&s))
+                .find_map(|t| t.writes.iter().chain(&t.reads).find(|b| b.array == a.array && b.index.len() != a.index.len()).map(|b| (t, b)));
             if let Some((t, b)) = earlier {
                 return Err(ProgramError::Invalid(format!(
                     "statement `{}` accesses `{}` with {} subscript{}, statement `{}` with {}: an array has one number of dimensions",
@@ -301,7 +291,10 @@ impl Program {
                         if c != 0 {
                             let idx = &a.index[d].coeffs;
                             for (o, &v) in out.iter_mut().zip(idx.iter()) {
-                                *o = v.checked_mul(c).and_then(|x| o.checked_add(x)).ok_or_else(|| ProgramError::Overflow("restricting an access to its array's space".into()))?;
+                                *o = v
+                                    .checked_mul(c)
+                                    .and_then(|x| o.checked_add(x))
+                                    .ok_or_else(|| ProgramError::Overflow("restricting an access to its array's space".into()))?;
                             }
                         }
                     }
@@ -448,9 +441,8 @@ pub fn set_contains(set: &Set, params: &[i64], point: &[i64]) -> polyalloc_formu
     if set.pieces().iter().any(|p| p.n_local() > 0) {
         return set.contains(params, point);
     }
-    let eval = |r: &Vec<i64>| -> i128 {
-        r[0] as i128 + r[1..].iter().zip(params.iter().chain(point)).map(|(&a, &b)| a as i128 * b as i128).sum::<i128>()
-    };
+    let eval =
+        |r: &Vec<i64>| -> i128 { r[0] as i128 + r[1..].iter().zip(params.iter().chain(point)).map(|(&a, &b)| a as i128 * b as i128).sum::<i128>() };
     Ok(set.pieces().iter().any(|p| p.equalities().iter().all(|r| eval(r) == 0) && p.inequalities().iter().all(|r| eval(r) >= 0)))
 }
 

@@ -1,8 +1,8 @@
 //! The executor: original order versus schedules, traces and storage mappings.
 
 use polyalloc_formulation::ModularMapping;
-use polyalloc_program::{Program, Statement};
 use polyalloc_program::exec::{Body, Executor, Mismatch, Storage, Trace};
+use polyalloc_program::{Program, Statement};
 
 /// 002 Example 1 (Sec. 3): for l := k+1 to n { s1: B[l,l] := B[l-1,k+1]*B[k,k];
 /// for j := k+1 to n { s2: B[l,j] := B[l,j]+B[l-1,j]+B[l,j-1]+B[l,k]*B[k,j] } }.
@@ -13,10 +13,7 @@ fn example1() -> Executor {
             "[k, n] -> { s1[i] : k + 1 <= i <= n }",
             "[k, n] -> { s1[i] -> [i, 0, 0] }",
             &["[k, n] -> { s1[i] -> B[i, i] }"],
-            &[
-                "[k, n] -> { s1[i] -> B[i - 1, k + 1] }",
-                "[k, n] -> { s1[i] -> B[k, k] }",
-            ],
+            &["[k, n] -> { s1[i] -> B[i - 1, k + 1] }", "[k, n] -> { s1[i] -> B[k, k] }"],
         )
         .unwrap(),
     )
@@ -39,12 +36,7 @@ fn example1() -> Executor {
     .unwrap();
     let v = |r: &[Option<i64>], k: usize| r[k].unwrap_or(0);
     let s1: Body = Box::new(move |_, r| vec![v(r, 0).wrapping_mul(v(r, 1))]);
-    let s2: Body = Box::new(move |_, r| {
-        vec![v(r, 0)
-            .wrapping_add(v(r, 1))
-            .wrapping_add(v(r, 2))
-            .wrapping_add(v(r, 3).wrapping_mul(v(r, 4)))]
-    });
+    let s2: Body = Box::new(move |_, r| vec![v(r, 0).wrapping_add(v(r, 1)).wrapping_add(v(r, 2)).wrapping_add(v(r, 3).wrapping_mul(v(r, 4)))]);
     Executor::new(p, vec![s1, s2]).unwrap()
 }
 
@@ -83,13 +75,7 @@ fn illegal_schedules_are_caught() {
     let ex = example1();
     let params = [1, 5];
     for bad in [0usize, 1] {
-        let rep = ex
-            .compare_schedule(
-                &params,
-                &|s, it| Ok(vec![if s == 0 { 2 * it[0] - 1 } else { 2 * it[bad] }]),
-                &Storage::new(),
-            )
-            .unwrap();
+        let rep = ex.compare_schedule(&params, &|s, it| Ok(vec![if s == 0 { 2 * it[0] - 1 } else { 2 * it[bad] }]), &Storage::new()).unwrap();
         assert!(!rep.ok(), "T2 = {} must fail", ["i", "j"][bad]);
     }
 }
@@ -105,10 +91,7 @@ fn coverage_errors_are_reported() {
     let mut tr2: Trace = ex.original_trace(&params).unwrap();
     tr2.steps.push(vec![(1, vec![9, 9])]);
     let rep = ex.compare(&params, &tr2, &Storage::new()).unwrap();
-    assert!(rep
-        .mismatches
-        .iter()
-        .any(|m| matches!(m, Mismatch::Spurious { why, .. } if why.contains("domain"))));
+    assert!(rep.mismatches.iter().any(|m| matches!(m, Mismatch::Spurious { why, .. } if why.contains("domain"))));
 }
 
 /// 004 Fig. 2 (produce-consume) under its schedule (t, i): the SMO mapping
@@ -126,25 +109,18 @@ fn storage_mappings_from_paper_004() {
         .unwrap(),
     )
     .unwrap();
-    p.add_live_out("[N] -> { A[t, i] : 1 <= t <= N and 1 <= i <= N and (i = N or t = N) }")
-        .unwrap();
+    p.add_live_out("[N] -> { A[t, i] : 1 <= t <= N and 1 <= i <= N and (i = N or t = N) }").unwrap();
     let ex = Executor::with_hash_bodies(p);
     for n in [3, 4, 6] {
         let params = [n];
         let tr = ex.original_trace(&params).unwrap();
         let mut good = Storage::new();
-        good.insert(
-            "A".into(),
-            ModularMapping::parse("[N] -> { A[t, i] -> A[(i - t) mod (2N - 1)] }").unwrap(),
-        );
+        good.insert("A".into(), ModularMapping::parse("[N] -> { A[t, i] -> A[(i - t) mod (2N - 1)] }").unwrap());
         let rep = ex.compare(&params, &tr, &good).unwrap();
         assert!(rep.ok(), "{}", rep.summary());
         assert_eq!(rep.live_out_compared as i64, 2 * n - 1);
         let mut bad = Storage::new();
-        bad.insert(
-            "A".into(),
-            ModularMapping::parse("[N] -> { A[t, i] -> A[(i - t) mod (2N - 2)] }").unwrap(),
-        );
+        bad.insert("A".into(), ModularMapping::parse("[N] -> { A[t, i] -> A[(i - t) mod (2N - 2)] }").unwrap());
         assert!(!ex.compare(&params, &tr, &bad).unwrap().ok());
     }
 }
@@ -167,14 +143,9 @@ fn affine_multidimensional_schedules() {
     let sp = p.statements[0].domain.space().clone();
     let aff = |s: &str| polyalloc_formulation::AffExpr::parse(&sp, s).unwrap();
     let ex = Executor::with_hash_bodies(p);
-    let rep = ex
-        .compare_affine(&[4], &[vec![aff("i"), aff("t")]], &Storage::new())
-        .unwrap();
+    let rep = ex.compare_affine(&[4], &[vec![aff("i"), aff("t")]], &Storage::new()).unwrap();
     assert!(rep.ok(), "{}", rep.summary());
-    assert!(!ex
-        .compare_affine(&[4], &[vec![aff("t")]], &Storage::new())
-        .unwrap()
-        .ok());
+    assert!(!ex.compare_affine(&[4], &[vec![aff("t")]], &Storage::new()).unwrap().ok());
     assert!(ex.compare_affine(&[4], &[], &Storage::new()).is_err());
 }
 

@@ -43,11 +43,8 @@ fn exact_conflicts(t_max: i64, n: i64) -> BTreeSet<(i64, i64)> {
     for (k, &(w, cell)) in events.iter().enumerate() {
         let next_write = events[k + 1..].iter().find(|&&(_, c)| c == cell).map(|&(t, _)| t);
         // Uses: reads of the cell strictly after w and no later than the next write.
-        let last_use = events
-            .iter()
-            .filter(|&&(t, _)| t > w && next_write.is_none_or(|nw| t <= nw) && reads_of(t).contains(&cell))
-            .map(|&(t, _)| t)
-            .max();
+        let last_use =
+            events.iter().filter(|&&(t, _)| t > w && next_write.is_none_or(|nw| t <= nw) && reads_of(t).contains(&cell)).map(|&(t, _)| t).max();
         let end = if next_write.is_none() { None } else { last_use };
         if next_write.is_none() || last_use.is_some() {
             values.push((cell, w, end));

@@ -2,8 +2,8 @@
 
 use polyalloc_backend_microlp::MicrolpSolver;
 use polyalloc_formulation::checker::{check_concrete, Checker, ConcreteVerdict, SymbolicVerdict, Verdict};
-use polyalloc_program::{max_live, Program, Statement};
 use polyalloc_formulation::{BasicSet, ConflictForm, ConflictSet, Map, ModularMapping, Polynomial};
+use polyalloc_program::{max_live, Program, Statement};
 use std::collections::BTreeSet;
 
 fn pts(s: &Map, params: &[i64]) -> Vec<Vec<i64>> {
@@ -137,10 +137,7 @@ fn fig4_conflict_set_matches_the_paper_away_from_the_last_rows() {
     // at time (min(y + 2, N - 1), x, 1). For y = N - 2 and y = N - 1 that read comes
     // before the writes of (N - 1, x' > x) at (N - 1, x', 0), so those pairs do not
     // conflict, while the paper's uniform set lists them. Exactly that difference:
-    let extra = Map::parse(
-        "[N] -> { blurx[y, x] -> blurx[y2, x2] : N - 2 <= y <= N - 1 and y2 = N - 1 and 0 <= x < x2 < N }",
-    )
-    .unwrap();
+    let extra = Map::parse("[N] -> { blurx[y, x] -> blurx[y2, x2] : N - 2 <= y <= N - 1 and y2 = N - 1 and 0 <= x < x2 < N }").unwrap();
     for n in 3..=7 {
         let ours: BTreeSet<Vec<i64>> = pts(&cs.relation, &[n]).into_iter().collect();
         let theirs: BTreeSet<Vec<i64>> = pts(&paper, &[n]).into_iter().collect();
@@ -177,7 +174,7 @@ fn explicit_conflict_sets_in_half_and_symmetric_form() {
         assert!(s.contains(&vec![p[2], p[3], p[0], p[1]]));
     }
     assert_eq!(s.len(), 2 * h.len()); // no pair is listed in both orientations in Fig. 2(c)
-    // Conflicting differences (001 Sec. 3.2): symmetric, brute-force from the pairs.
+                                      // Conflicting differences (001 Sec. 3.2): symmetric, brute-force from the pairs.
     let ds: BTreeSet<Vec<i64>> = s.iter().map(|p| vec![p[2] - p[0], p[3] - p[1]]).collect();
     assert_eq!(pts(&full.differences().unwrap(), &[n]).into_iter().collect::<BTreeSet<_>>(), ds);
     assert!(ds.iter().all(|d| ds.contains(&vec![-d[0], -d[1]])));

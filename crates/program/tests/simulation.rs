@@ -175,7 +175,12 @@ fn interleaved() -> Program {
                 "[H, W] -> { Q[y, x] : 2 <= y < H and -W <= x < W }",
                 "[H, W] -> { Q[y, x] -> [y, 1, x] }",
                 &["[H, W] -> { Q[y, x] -> D[x] }", "[H, W] -> { Q[y, x] -> C[-7] : x = 0 }"],
-                &["[H, W] -> { Q[y, x] -> B[y - 2, x] }", "[H, W] -> { Q[y, x] -> B[y - 1, x] }", "[H, W] -> { Q[y, x] -> B[y, x] }", "[H, W] -> { Q[y, x] -> D[x] }"],
+                &[
+                    "[H, W] -> { Q[y, x] -> B[y - 2, x] }",
+                    "[H, W] -> { Q[y, x] -> B[y - 1, x] }",
+                    "[H, W] -> { Q[y, x] -> B[y, x] }",
+                    "[H, W] -> { Q[y, x] -> D[x] }",
+                ],
             ),
         ],
         &["[H, W] -> { D[x] : x >= 0 }", "[H, W] -> { C[c] }"],
@@ -187,8 +192,18 @@ fn ties() -> Program {
     program(
         "[N] -> { : N >= 2 }",
         &[
-            ("[N] -> { S[t, i] : 0 <= t < N and 0 <= i < N }", "[N] -> { S[t, i] -> [t, 0] }", &["[N] -> { S[t, i] -> A[t, i] }"], &["[N] -> { S[t, i] -> A[t - 1, i] }"]),
-            ("[N] -> { R[t] : 0 <= t < N }", "[N] -> { R[t] -> [t, 1] }", &["[N] -> { R[t] -> A[t, N] }"], &["[N] -> { R[t] -> A[t, 0] }", "[N] -> { R[t] -> A[t - 1, N] }"]),
+            (
+                "[N] -> { S[t, i] : 0 <= t < N and 0 <= i < N }",
+                "[N] -> { S[t, i] -> [t, 0] }",
+                &["[N] -> { S[t, i] -> A[t, i] }"],
+                &["[N] -> { S[t, i] -> A[t - 1, i] }"],
+            ),
+            (
+                "[N] -> { R[t] : 0 <= t < N }",
+                "[N] -> { R[t] -> [t, 1] }",
+                &["[N] -> { R[t] -> A[t, N] }"],
+                &["[N] -> { R[t] -> A[t, 0] }", "[N] -> { R[t] -> A[t - 1, N] }"],
+            ),
         ],
         &[],
     )
@@ -351,7 +366,10 @@ fn reference_placed(p: &Program, params: &[i64], placed: &[String], storages: &[
             let (o, n) = (value(&orig, &(a.array.clone(), cell.clone())), value(&new, &locate(&a.array, &cell)));
             report.reads_compared += 1;
             if o != n {
-                push(&mut report, Mismatch::Read { stmt: s.name.clone(), iter: it.clone(), read: ri, array: a.array.clone(), cell, expected: o, got: n });
+                push(
+                    &mut report,
+                    Mismatch::Read { stmt: s.name.clone(), iter: it.clone(), read: ri, array: a.array.clone(), cell, expected: o, got: n },
+                );
             }
             vo.push(Some(o));
             vn.push(Some(n));
@@ -367,13 +385,20 @@ fn reference_placed(p: &Program, params: &[i64], placed: &[String], storages: &[
             }
         }
     }
-    let mut keys: Vec<(usize, Vec<i64>)> =
-        orig.keys().chain(new.keys()).map(|(a, c)| (names.iter().position(|n| n == a).unwrap(), c.clone())).collect::<BTreeSet<_>>().into_iter().collect();
+    let mut keys: Vec<(usize, Vec<i64>)> = orig
+        .keys()
+        .chain(new.keys())
+        .map(|(a, c)| (names.iter().position(|n| n == a).unwrap(), c.clone()))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
     keys.sort();
     for (a, cell) in keys {
         let array = &names[a];
         let live = if placed.contains(array) {
-            p.live_out.iter().any(|s| s.space().output.name.as_deref() == Some(array.as_str()) && s.space().n_dim() == cell.len() && s.contains(params, &cell).unwrap())
+            p.live_out.iter().any(|s| {
+                s.space().output.name.as_deref() == Some(array.as_str()) && s.space().n_dim() == cell.len() && s.contains(params, &cell).unwrap()
+            })
         } else {
             a < n_program
         };
@@ -455,11 +480,12 @@ fn compiled_accesses_and_rows_equal_the_model() {
         let sp = sparams(&p, s, &params);
         let m = s.domain.space().n_dim();
         let mut points = Vec::new();
-        s.domain.for_each_point(&sp, &mut |it| {
-            points.push(it.to_vec());
-            Ok(true)
-        })
-        .unwrap();
+        s.domain
+            .for_each_point(&sp, &mut |it| {
+                points.push(it.to_vec());
+                Ok(true)
+            })
+            .unwrap();
         // Rows, and their points, in the order of the points (a statement without
         // loops: one row of the empty point).
         let mut by_rows = Vec::new();
@@ -539,7 +565,10 @@ fn an_order_built_once_serves_the_programs_with_its_statements_only() {
         idx.extend([c[0].rem_euclid(2), c[1]]);
         Ok(Some(1))
     };
-    assert_eq!(exec.compare_placed_in(&params, &placed, &storages, &place, &ord).unwrap(), exec.compare_placed(&params, &placed, &storages, &place).unwrap());
+    assert_eq!(
+        exec.compare_placed_in(&params, &placed, &storages, &place, &ord).unwrap(),
+        exec.compare_placed(&params, &placed, &storages, &place).unwrap()
+    );
     // Other parameters, another program, another order: refused.
     assert!(!ord.is_of(&p, &[5, 3]));
     assert!(polyalloc_program::max_live_in(&p, &[5, 3], &ord).is_err());

@@ -34,10 +34,10 @@
 //! can confirm the printed code itself, not only the schedule.
 
 use crate::error::{Result, SchedError};
-use polyalloc_program::exec::{Instance, Trace};
 use crate::schedule::{Problem, Schedule};
 use polyalloc_formulation::{BasicSet, Set, Space, Tuple};
 use polyalloc_ilp::Solver;
+use polyalloc_program::exec::{Instance, Trace};
 use std::collections::BTreeMap;
 
 /// How fractional times are rounded to the unit time loop.
@@ -257,10 +257,7 @@ fn enumerate(b: &Block, level: usize, vals: &mut Vec<i64>, out: &mut Vec<Instanc
         hi = hi.min(fdiv(eval(r, vals)?, *c));
     }
     if lo == i64::MIN || hi == i64::MAX {
-        return Err(SchedError::Codegen(format!(
-            "loop `{}` of {} is unbounded",
-            l.var, b.name
-        )));
+        return Err(SchedError::Codegen(format!("loop `{}` of {} is unbounded", l.var, b.name)));
     }
     for v in lo..=hi {
         vals.push(v);
@@ -292,34 +289,18 @@ fn params_space(params: &[String]) -> Space {
 fn le(a: &[i64], b: &[i64], params: &[String], ctx: &BasicSet, solver: &dyn Solver) -> Result<bool> {
     let mut s = BasicSet::universe(params_space(params));
     // a - b >= 1 must be empty
-    let row: Vec<i64> = a
-        .iter()
-        .zip(b)
-        .enumerate()
-        .map(|(k, (x, y))| if k == 0 { x - y - 1 } else { x - y })
-        .collect();
+    let row: Vec<i64> = a.iter().zip(b).enumerate().map(|(k, (x, y))| if k == 0 { x - y - 1 } else { x - y }).collect();
     s.add_ineq_row(row)?;
     let s = Set::from_basic(s).intersect_params(ctx)?;
     Ok(s.is_empty(solver)?)
 }
 
 /// The single dominant bound among `rows` (all with unit coefficient), under the context.
-fn dominant(
-    rows: &[Row],
-    lower: bool,
-    params: &[String],
-    ctx: &BasicSet,
-    solver: &dyn Solver,
-    what: &str,
-) -> Result<Row> {
+fn dominant(rows: &[Row], lower: bool, params: &[String], ctx: &BasicSet, solver: &dyn Solver, what: &str) -> Result<Row> {
     for r in rows {
         let mut all = true;
         for o in rows {
-            let ok = if lower {
-                le(o, r, params, ctx, solver)?
-            } else {
-                le(r, o, params, ctx, solver)?
-            };
+            let ok = if lower { le(o, r, params, ctx, solver)? } else { le(r, o, params, ctx, solver)? };
             if !ok {
                 all = false;
                 break;
@@ -329,10 +310,7 @@ fn dominant(
             return Ok(r.clone());
         }
     }
-    Err(SchedError::Codegen(format!(
-        "{what}: no single {} bound of time under the context",
-        if lower { "lower" } else { "upper" }
-    )))
+    Err(SchedError::Codegen(format!("{what}: no single {} bound of time under the context", if lower { "lower" } else { "upper" })))
 }
 
 /// The unimodular extension of a schedule row `a` (Sec. 5). Returns the loop variable
@@ -352,20 +330,16 @@ fn extension(
         unimodular.insert(name.to_string(), id.clone());
         return Ok((dims.to_vec(), id, true));
     }
-    let e =
-        match elim {
-            Some(n) => Some(dims.iter().position(|x| x == n).ok_or_else(|| {
-                SchedError::Input(format!("codegen.eliminate: `{n}` is not an iterator of `{name}`"))
-            })?),
-            None => (0..d).rev().find(|&j| a[j].abs() == 1),
-        };
+    let e = match elim {
+        Some(n) => Some(
+            dims.iter().position(|x| x == n).ok_or_else(|| SchedError::Input(format!("codegen.eliminate: `{n}` is not an iterator of `{name}`")))?,
+        ),
+        None => (0..d).rev().find(|&j| a[j].abs() == 1),
+    };
     if let Some(e) = e {
         let ae = a[e];
         if ae.abs() != 1 {
-            return Err(SchedError::Codegen(format!(
-                "`{name}`: the eliminated iterator `{}` needs a coefficient of +-1",
-                dims[e]
-            )));
+            return Err(SchedError::Codegen(format!("`{name}`: the eliminated iterator `{}` needs a coefficient of +-1", dims[e])));
         }
         // Q = (a; unit rows of the other iterators); x_e = ae (t' - sum_{j != e} a_j s_j).
         let mut q = vec![a.to_vec()];
@@ -379,27 +353,16 @@ fn extension(
             m[e][col] = -ae * a[j];
         }
         unimodular.insert(name.to_string(), q);
-        let vars = dims
-            .iter()
-            .enumerate()
-            .filter(|(j, _)| *j != e)
-            .map(|(_, n)| n.clone())
-            .collect();
+        let vars = dims.iter().enumerate().filter(|(j, _)| *j != e).map(|(_, n)| n.clone()).collect();
         return Ok((vars, m, false));
     }
     // No unit coefficient: the general completion (Hermite form), loop variables s1, s2...
-    let q = polyalloc_formulation::int::lin::complete_unimodular(&[a.to_vec()], d).map_err(|err| {
-        SchedError::Codegen(format!(
-            "`{name}`: no unimodular extension of {a:?} ({err}); a gcd > 1 is not supported"
-        ))
-    })?;
+    let q = polyalloc_formulation::int::lin::complete_unimodular(&[a.to_vec()], d)
+        .map_err(|err| SchedError::Codegen(format!("`{name}`: no unimodular extension of {a:?} ({err}); a gcd > 1 is not supported")))?;
     if q.first().map(Vec::as_slice) != Some(a) {
-        return Err(SchedError::Codegen(format!(
-            "`{name}`: unimodular completion does not start with {a:?}"
-        )));
+        return Err(SchedError::Codegen(format!("`{name}`: unimodular completion does not start with {a:?}")));
     }
-    let m = polyalloc_formulation::int::lin::inverse_unimodular(&q)
-        .map_err(|err| SchedError::Codegen(format!("`{name}`: {err}")))?;
+    let m = polyalloc_formulation::int::lin::inverse_unimodular(&q).map_err(|err| SchedError::Codegen(format!("`{name}`: {err}")))?;
     let mut vars = Vec::new();
     for k in 1..d {
         let mut v = format!("s{k}");
@@ -413,37 +376,22 @@ fn extension(
 }
 
 /// Generates the rearranged loops of `sched` (all statements of `problem`).
-pub fn generate(
-    problem: &Problem,
-    sched: &Schedule,
-    rounding: Rounding,
-    eliminate: &BTreeMap<String, String>,
-    solver: &dyn Solver,
-) -> Result<Code> {
+pub fn generate(problem: &Problem, sched: &Schedule, rounding: Rounding, eliminate: &BTreeMap<String, String>, solver: &dyn Solver) -> Result<Code> {
     let params = problem.params.clone();
     let np = params.len();
     let ctx = &problem.context;
     let s_ = sched.scale;
     let mut all_names: Vec<String> = problem.statements.iter().flat_map(|s| s.dims()).collect();
     all_names.extend(params.iter().cloned());
-    let time_var = if all_names.iter().any(|n| n == "t") {
-        "t_".to_string()
-    } else {
-        "t".to_string()
-    };
+    let time_var = if all_names.iter().any(|n| n == "t") { "t_".to_string() } else { "t".to_string() };
     let mut stmts = Vec::new();
     let mut unimodular = BTreeMap::new();
     for (k, st) in problem.statements.iter().enumerate() {
-        let ss = sched
-            .get(&st.name)
-            .ok_or_else(|| SchedError::Codegen(format!("no schedule for `{}`", st.name)))?;
+        let ss = sched.get(&st.name).ok_or_else(|| SchedError::Codegen(format!("no schedule for `{}`", st.name)))?;
         let dims = st.dims();
         let d = dims.len();
         if ss.coeffs.iter().chain(&ss.param_coeffs).any(|c| c % s_ != 0) {
-            return Err(SchedError::Codegen(format!(
-                "`{}`: only fractional offsets are supported, not fractional coefficients",
-                st.name
-            )));
+            return Err(SchedError::Codegen(format!("`{}`: only fractional offsets are supported, not fractional coefficients", st.name)));
         }
         let a: Vec<i64> = ss.coeffs.iter().map(|c| c / s_).collect();
         let g: Vec<i64> = ss.param_coeffs.iter().map(|c| c / s_).collect();
@@ -453,14 +401,7 @@ pub fn generate(
         };
         let key = ss.offset - c0 * s_;
         // x = M (t - c0 - g.P, s): the columns of M are the coordinates in the new basis.
-        let (vars, m, time_free) = extension(
-            &st.name,
-            &dims,
-            &a,
-            eliminate.get(&st.name),
-            &all_names,
-            &mut unimodular,
-        )?;
+        let (vars, m, time_free) = extension(&st.name, &dims, &a, eliminate.get(&st.name), &all_names, &mut unimodular)?;
         let nv = vars.len();
         // New space: params | t, vars.
         let ncol = 1 + np + 1 + nv;
@@ -489,17 +430,11 @@ pub fn generate(
         let pp: Vec<&str> = params.iter().map(String::as_str).collect();
         let space = Space::set(&pp, Tuple::anonymous(&tdims));
         let [dom] = st.domain.pieces() else {
-            return Err(SchedError::Codegen(format!(
-                "`{}`: the domain must be one convex piece",
-                st.name
-            )));
+            return Err(SchedError::Codegen(format!("`{}`: the domain must be one convex piece", st.name)));
         };
         let dom = dom.align_params(&params)?;
         if dom.n_local() > 0 {
-            return Err(SchedError::Codegen(format!(
-                "`{}`: the domain must not have existential variables",
-                st.name
-            )));
+            return Err(SchedError::Codegen(format!("`{}`: the domain must not have existential variables", st.name)));
         }
         let mut set = BasicSet::universe(space.clone());
         let conv = |r: &Vec<i64>| -> Row {
@@ -540,10 +475,7 @@ pub fn generate(
                 continue;
             }
             if ct.abs() != 1 {
-                return Err(SchedError::Codegen(format!(
-                    "`{}`: time bound with coefficient {ct} (not supported)",
-                    st.name
-                )));
+                return Err(SchedError::Codegen(format!("`{}`: time bound with coefficient {ct} (not supported)", st.name)));
             }
             // ct * t + rest >= 0
             let rest: Row = r[..1 + np].iter().map(|v| -v * ct).collect();
@@ -563,16 +495,7 @@ pub fn generate(
         }
         let lo = dominant(&los, true, &params, ctx, solver, &st.name)?;
         let hi = dominant(&his, false, &params, ctx, solver, &st.name)?;
-        stmts.push(Stmt {
-            k,
-            name: st.name.clone(),
-            key,
-            set,
-            vars,
-            index,
-            lo,
-            hi,
-        });
+        stmts.push(Stmt { k, name: st.name.clone(), key, set, vars, index, lo, hi });
     }
     // Breakpoints.
     let mut bps: Vec<Row> = Vec::new();
@@ -627,12 +550,7 @@ pub fn generate(
     // variable): Appendix 5's single time loop `t := 4 - n to 2n - 1`.
     let t_bounded_by_loops = |x: usize| -> bool {
         let s = &stmts[x];
-        !s.vars.is_empty()
-            && s.set
-                .equalities()
-                .iter()
-                .chain(s.set.inequalities())
-                .all(|r| r[1 + np + 1..].iter().any(|&c| c != 0) || r[1 + np] == 0)
+        !s.vars.is_empty() && s.set.equalities().iter().chain(s.set.inequalities()).all(|r| r[1 + np + 1..].iter().any(|&c| c != 0) || r[1 + np] == 0)
     };
     let mut k = 0;
     while k + 1 < segs.len() {
@@ -643,12 +561,8 @@ pub fn generate(
             h1 == b.0
         };
         let merge = adjacent
-            && ((b.0 == b.1
-                && b.2.iter().all(|x| a.2.contains(x))
-                && a.2.iter().filter(|x| !b.2.contains(x)).all(|&x| t_bounded_by_loops(x)))
-                || (a.0 == a.1
-                    && a.2.iter().all(|x| b.2.contains(x))
-                    && b.2.iter().filter(|x| !a.2.contains(x)).all(|&x| t_bounded_by_loops(x))));
+            && ((b.0 == b.1 && b.2.iter().all(|x| a.2.contains(x)) && a.2.iter().filter(|x| !b.2.contains(x)).all(|&x| t_bounded_by_loops(x)))
+                || (a.0 == a.1 && a.2.iter().all(|x| b.2.contains(x)) && b.2.iter().filter(|x| !a.2.contains(x)).all(|&x| t_bounded_by_loops(x))));
         if merge {
             let mut act = a.2.clone();
             act.extend(b.2.iter().copied().filter(|x| !a.2.contains(x)));
@@ -711,29 +625,11 @@ pub fn generate(
                         }
                     }
                 }
-                loops.push(Loop {
-                    var: s.vars[lvl].clone(),
-                    lower,
-                    upper,
-                });
+                loops.push(Loop { var: s.vars[lvl].clone(), lower, upper });
             }
-            blocks.push(Block {
-                stmt: s.k,
-                name: s.name.clone(),
-                loops,
-                index: s.index.clone(),
-            });
+            blocks.push(Block { stmt: s.k, name: s.name.clone(), loops, index: s.index.clone() });
         }
-        segments.push(Segment {
-            lo: b0.clone(),
-            hi,
-            blocks,
-        });
+        segments.push(Segment { lo: b0.clone(), hi, blocks });
     }
-    Ok(Code {
-        params,
-        time_var,
-        segments,
-        unimodular,
-    })
+    Ok(Code { params, time_var, segments, unimodular })
 }

@@ -248,43 +248,32 @@ impl PughExample {
     /// [`SchedError::NoInput`].
     pub fn from_example(ex: &Example) -> Result<PughExample> {
         let id = ex.id.clone();
-        let raw = ex
-            .extra
-            .get("pugh")
-            .ok_or_else(|| SchedError::NoInput(format!("{id}: no `pugh` section")))?;
-        let sec: PughSection = typed(
-            raw,
-            &format!("{id}: pugh"),
-            &[("statements", fails::<StatementSpec>), ("dependences", fails::<DependenceSpec>)],
-        )?;
+        let raw = ex.extra.get("pugh").ok_or_else(|| SchedError::NoInput(format!("{id}: no `pugh` section")))?;
+        let sec: PughSection =
+            typed(raw, &format!("{id}: pugh"), &[("statements", fails::<StatementSpec>), ("dependences", fails::<DependenceSpec>)])?;
         let exe = sec.execution.as_ref().ok_or_else(|| {
-            SchedError::NoInput(format!(
-                "{id}: the `pugh` section has no `execution` program (accesses and original order) to schedule and run"
-            ))
+            SchedError::NoInput(format!("{id}: the `pugh` section has no `execution` program (accesses and original order) to schedule and run"))
         })?;
         // The one program model: domains from `pugh.statements`, accesses and original
         // order from `pugh.execution`.
         let ctx_text = ex.context.clone().unwrap_or_else(|| "{ : 0 = 0 }".into());
-        let mut program =
-            Program::new(&ctx_text).map_err(|e| SchedError::Input(format!("{id}: context `{ctx_text}`: {e}")))?;
+        let mut program = Program::new(&ctx_text).map_err(|e| SchedError::Input(format!("{id}: context `{ctx_text}`: {e}")))?;
         for (k, s) in sec.statements.iter().enumerate() {
             let what = format!("{id}: pugh.statements[{k}] and pugh.execution.statements.{}", s.name);
-            let e = exe.statements.get(&s.name).ok_or_else(|| {
-                SchedError::Input(format!("{id}: pugh.execution.statements has no statement `{}`", s.name))
-            })?;
+            let e = exe
+                .statements
+                .get(&s.name)
+                .ok_or_else(|| SchedError::Input(format!("{id}: pugh.execution.statements has no statement `{}`", s.name)))?;
             let wr: Vec<&str> = e.writes.iter().map(String::as_str).collect();
             let rd: Vec<&str> = e.reads.iter().map(String::as_str).collect();
-            let st = Statement::parse(&s.domain, &e.original, &wr, &rd)
-                .map_err(|e| SchedError::Input(format!("{what}: {e}")))?;
+            let st = Statement::parse(&s.domain, &e.original, &wr, &rd).map_err(|e| SchedError::Input(format!("{what}: {e}")))?;
             if st.name != s.name {
                 return Err(SchedError::Input(format!("{what}: the domain tuple is not named `{}`", s.name)));
             }
             program.add_statement(st).map_err(|e| SchedError::Input(format!("{what}: {e}")))?;
         }
         if let Some(extra) = exe.statements.keys().find(|n| !sec.statements.iter().any(|s| &s.name == *n)) {
-            return Err(SchedError::Input(format!(
-                "{id}: pugh.execution.statements.{extra} is not a statement of pugh.statements"
-            )));
+            return Err(SchedError::Input(format!("{id}: pugh.execution.statements.{extra} is not a statement of pugh.statements")));
         }
         let index = |n: &str| program.statements.iter().position(|s| s.name == n);
         let table = match &sec.dependences {
@@ -298,9 +287,7 @@ impl PughExample {
                     let src = sp.input.as_ref().and_then(|t| t.name.as_deref()).and_then(index);
                     let tgt = sp.output.name.as_deref().and_then(index);
                     let (Some(source), Some(target)) = (src, tgt) else {
-                        return Err(SchedError::Input(format!(
-                            "{what}: the relation must go between two statements of pugh.statements"
-                        )));
+                        return Err(SchedError::Input(format!("{what}: the relation must go between two statements of pugh.statements")));
                     };
                     let kind = match d.kind {
                         DependenceKindSpec::Dependence => DepKind::Flow,
@@ -374,10 +361,7 @@ impl PughExample {
     /// Memory-based dependences computed from the program (Sec. 3), by the one
     /// dependence analysis of polyalloc.
     pub fn computed_dependences(&self, solver: &dyn Solver) -> Result<Vec<Dependence>> {
-        let opts = DepOptions {
-            broadcast_arrays: self.broadcast_arrays.clone(),
-            reduction_arrays: self.reduction_arrays.clone(),
-        };
+        let opts = DepOptions { broadcast_arrays: self.broadcast_arrays.clone(), reduction_arrays: self.reduction_arrays.clone() };
         Ok(deps::analyze(&self.program, &opts, solver)?)
     }
 
@@ -403,19 +387,14 @@ impl PughExample {
 
     /// Scheduling options for a run that respects broadcasts or not.
     pub fn options(&self, respect_broadcast: bool) -> SchedOptions {
-        SchedOptions {
-            respect_broadcast,
-            prefer_parallel: self.prefer_parallel.clone(),
-            ..SchedOptions::default()
-        }
+        SchedOptions { respect_broadcast, prefer_parallel: self.prefer_parallel.clone(), ..SchedOptions::default() }
     }
 
     /// The broadcast settings of the scheduling runs: one per setting used by the final
     /// schedules of the paper entries (respected first, as in the paper), or `false`
     /// alone when there is none.
     pub fn settings(&self) -> Vec<bool> {
-        let mut settings: Vec<bool> =
-            self.entries.iter().filter(|e| e.role == "final").map(|e| e.respect_broadcast).collect();
+        let mut settings: Vec<bool> = self.entries.iter().filter(|e| e.role == "final").map(|e| e.respect_broadcast).collect();
         settings.sort();
         settings.dedup();
         if settings.is_empty() {
@@ -448,11 +427,7 @@ pub struct Run {
 }
 
 fn texts(problem: &Problem, outcome: &Outcome) -> BTreeMap<String, String> {
-    problem
-        .statements
-        .iter()
-        .filter_map(|s| outcome.schedule.text(&s.name, &s.dims()).map(|t| (s.name.clone(), t)))
-        .collect()
+    problem.statements.iter().filter_map(|s| outcome.schedule.text(&s.name, &s.dims()).map(|t| (s.name.clone(), t))).collect()
 }
 
 /// Schedules and rearranges `ex` with one broadcast setting: Sec. 4 on the paper's

@@ -170,10 +170,7 @@ impl From<SchedError> for MethodError {
 fn pugh(input: &Input) -> Result<PughExample, MethodError> {
     let pe = input.memo("polyalloc-sched/pugh", || PughExample::from_example(&input.example))?;
     if pe.instances.is_empty() {
-        return Err(MethodError::NotApplicable(format!(
-            "{}: no instances to run the program at (the schedule is confirmed by running it)",
-            pe.id
-        )));
+        return Err(MethodError::NotApplicable(format!("{}: no instances to run the program at (the schedule is confirmed by running it)", pe.id)));
     }
     Ok(pe)
 }
@@ -226,10 +223,7 @@ impl Method for ScheduleMethod {
         Ok(Outcome {
             mapping: None,
             obligations: Vec::new(),
-            executions: vec![
-                check("schedule", Order::Time(Arc::new(time))),
-                check("generated loops", Order::Trace(Arc::new(trace))),
-            ],
+            executions: vec![check("schedule", Order::Time(Arc::new(time))), check("generated loops", Order::Trace(Arc::new(trace)))],
             details: details_of(&details),
             shared: None,
         })

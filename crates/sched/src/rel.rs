@@ -39,10 +39,7 @@ pub(crate) fn conjoin(a: &BasicSet, b: &BasicSet) -> Result<BasicSet> {
 
 fn tuples(f: &Map) -> Result<(Tuple, Tuple)> {
     let sp = f.space();
-    let input = sp
-        .input
-        .clone()
-        .ok_or_else(|| SchedError::Space(format!("`{f}` is not a relation")))?;
+    let input = sp.input.clone().ok_or_else(|| SchedError::Space(format!("`{f}` is not a relation")))?;
     Ok((input, sp.output.clone()))
 }
 
@@ -103,11 +100,7 @@ pub fn identity(params: &[String], t: &Tuple) -> Result<Map> {
 pub fn restrict_domain(f: &Map, s: &Set) -> Result<Map> {
     let (input, _) = tuples(f)?;
     if !s.space().output.same_shape(&input) {
-        return Err(SchedError::Space(format!(
-            "restricting `{}` to the domain `{}`",
-            f.space(),
-            s.space()
-        )));
+        return Err(SchedError::Space(format!("restricting `{}` to the domain `{}`", f.space(), s.space())));
     }
     restrict(f, s, 0)
 }
@@ -116,11 +109,7 @@ pub fn restrict_domain(f: &Map, s: &Set) -> Result<Map> {
 pub fn restrict_range(f: &Map, s: &Set) -> Result<Map> {
     let (_, output) = tuples(f)?;
     if !s.space().output.same_shape(&output) {
-        return Err(SchedError::Space(format!(
-            "restricting `{}` to the range `{}`",
-            f.space(),
-            s.space()
-        )));
+        return Err(SchedError::Space(format!("restricting `{}` to the range `{}`", f.space(), s.space())));
     }
     restrict(f, s, f.space().n_in())
 }
@@ -158,11 +147,7 @@ fn pointwise(f: &Map, g: &Map, sign: i64) -> Result<Map> {
     let (fi, fo) = tuples(f)?;
     let (gi, go) = tuples(g)?;
     if !fi.same_shape(&gi) || fo.len() != go.len() {
-        return Err(SchedError::Space(format!(
-            "pointwise operation on `{}` and `{}`",
-            f.space(),
-            g.space()
-        )));
+        return Err(SchedError::Space(format!("pointwise operation on `{}` and `{}`", f.space(), g.space())));
     }
     let params = f.space().merged_params(&g.space().params);
     let sp = f.space().with_params(params);
@@ -355,10 +340,7 @@ pub fn transitive_closure(f: &Map, solver: &dyn Solver, context: Option<&BasicSe
     let f = drop_empty(f, solver, context)?;
     if let [p] = f.pieces() {
         if let Some(c) = constant_distance(p, solver, context)? {
-            return Ok(Closure {
-                plus: closure_constant(p, &c)?,
-                exact: true,
-            });
+            return Ok(Closure { plus: closure_constant(p, &c)?, exact: true });
         }
     }
     if f.has_no_pieces() {
@@ -374,8 +356,5 @@ pub fn transitive_closure(f: &Map, solver: &dyn Solver, context: Option<&BasicSe
         }
         acc = acc.union(&power)?;
     }
-    Ok(Closure {
-        plus: acc,
-        exact: false,
-    })
+    Ok(Closure { plus: acc, exact: false })
 }

@@ -50,12 +50,12 @@
 //! dependence ([`check`]), so the Farkas relaxation (rational multipliers) can only
 //! make the method miss a schedule, never return a wrong one.
 
-use polyalloc_program::deps::Dependence;
 use crate::error::{Result, SchedError};
 use crate::rel;
 use polyalloc_formulation::farkas::{nonneg_on, FarkasOptions, ParamForm};
 use polyalloc_formulation::{BasicSet, Map, Set};
 use polyalloc_ilp::{Cmp, LexSolve, LinExpr, Model, SolveError, SolveOptions, Solver, VarId};
+use polyalloc_program::deps::Dependence;
 use polyalloc_program::Program;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
@@ -102,11 +102,7 @@ impl Problem {
     /// statement indices of `program`); each dependence relation is intersected with
     /// its statements' domains (Pugh's tables give ranges that are implicitly so).
     pub fn from_program(program: &Program, deps: Vec<Dependence>) -> Result<Problem> {
-        let statements = program
-            .statements
-            .iter()
-            .map(|s| StmtInfo { name: s.name.clone(), domain: s.domain.clone() })
-            .collect();
+        let statements = program.statements.iter().map(|s| StmtInfo { name: s.name.clone(), domain: s.domain.clone() }).collect();
         Problem::new(program.params.clone(), program.context.clone(), statements, deps)
     }
 
@@ -114,20 +110,12 @@ impl Problem {
         let mut out = Vec::new();
         for d in deps {
             let (Some(p), Some(q)) = (statements.get(d.source), statements.get(d.target)) else {
-                return Err(SchedError::Input(format!(
-                    "dependence `{}` refers to an unknown statement",
-                    d.id
-                )));
+                return Err(SchedError::Input(format!("dependence `{}` refers to an unknown statement", d.id)));
             };
             let r = rel::restrict_range(&rel::restrict_domain(&d.relation, &p.domain)?, &q.domain)?;
             out.push(Dependence { relation: r, ..d });
         }
-        Ok(Problem {
-            params,
-            context,
-            statements,
-            deps: out,
-        })
+        Ok(Problem { params, context, statements, deps: out })
     }
     /// Statement index by name.
     pub fn index(&self, name: &str) -> Option<usize> {
@@ -229,9 +217,7 @@ impl Schedule {
     }
     /// Scaled time of an instance.
     pub fn time(&self, name: &str, params: &[i64], iter: &[i64]) -> Result<i64> {
-        let s = self
-            .get(name)
-            .ok_or_else(|| SchedError::Input(format!("no schedule for `{name}`")))?;
+        let s = self.get(name).ok_or_else(|| SchedError::Input(format!("no schedule for `{name}`")))?;
         let mut t = s.offset as i128;
         for (c, v) in s.coeffs.iter().zip(iter).chain(s.param_coeffs.iter().zip(params)) {
             t += *c as i128 * *v as i128;
@@ -253,10 +239,7 @@ impl Schedule {
     pub fn to_isl(&self, problem: &Problem) -> String {
         let mut pieces = Vec::new();
         for s in &self.stmts {
-            let dims = problem
-                .index(&s.name)
-                .map(|k| problem.statements[k].dims())
-                .unwrap_or_default();
+            let dims = problem.index(&s.name).map(|k| problem.statements[k].dims()).unwrap_or_default();
             let mut c = s.coeffs.clone();
             c.extend(&s.param_coeffs);
             let mut names = dims.clone();
@@ -287,64 +270,37 @@ impl Schedule {
                 .and_then(|t| t.name.clone())
                 .ok_or_else(|| SchedError::Input(format!("schedule piece `{part}` has no statement name")))?;
             let [piece] = one.pieces() else {
-                return Err(SchedError::Input(format!(
-                    "schedule piece `{part}` must be one affine function"
-                )));
+                return Err(SchedError::Input(format!("schedule piece `{part}` must be one affine function")));
             };
             if osp.n_out() != 1 || piece.n_local() > 0 {
-                return Err(SchedError::Input(format!(
-                    "schedule piece `{part}` must map to a 1-D time `[expr]`"
-                )));
+                return Err(SchedError::Input(format!("schedule piece `{part}` must map to a 1-D time `[expr]`")));
             }
             let np = osp.n_param();
             let ni = osp.n_in();
             let tcol = 1 + np + ni;
-            let row =
-                piece.equalities().iter().find(|r| r[tcol].abs() == 1).ok_or_else(|| {
-                    SchedError::Input(format!("schedule piece `{part}`: time is not an affine function"))
-                })?;
+            let row = piece
+                .equalities()
+                .iter()
+                .find(|r| r[tcol].abs() == 1)
+                .ok_or_else(|| SchedError::Input(format!("schedule piece `{part}`: time is not an affine function")))?;
             let sgn = -row[tcol];
             let mut param_coeffs = vec![0; problem.params.len()];
             for (i, p) in osp.params.iter().enumerate() {
-                let j = problem
-                    .params
-                    .iter()
-                    .position(|x| x == p)
-                    .ok_or_else(|| SchedError::Input(format!("schedule uses unknown parameter `{p}`")))?;
+                let j =
+                    problem.params.iter().position(|x| x == p).ok_or_else(|| SchedError::Input(format!("schedule uses unknown parameter `{p}`")))?;
                 param_coeffs[j] = sgn * row[1 + i];
             }
             let coeffs = (0..ni).map(|j| sgn * row[1 + np + j]).collect();
-            stmts.push(StmtSchedule {
-                name,
-                coeffs,
-                param_coeffs,
-                offset: sgn * row[0],
-            });
+            stmts.push(StmtSchedule { name, coeffs, param_coeffs, offset: sgn * row[0] });
         }
-        Ok(Schedule {
-            params: problem.params.clone(),
-            scale,
-            stmts,
-        })
+        Ok(Schedule { params: problem.params.clone(), scale, stmts })
     }
     /// True when both give the same rational schedule to every statement of `other`.
     pub fn same_as(&self, other: &Schedule) -> bool {
         other.stmts.iter().all(|o| {
             self.get(&o.name).is_some_and(|s| {
-                let lhs: Vec<i128> = s
-                    .coeffs
-                    .iter()
-                    .chain(&s.param_coeffs)
-                    .chain([&s.offset])
-                    .map(|&v| v as i128 * other.scale as i128)
-                    .collect();
-                let rhs: Vec<i128> = o
-                    .coeffs
-                    .iter()
-                    .chain(&o.param_coeffs)
-                    .chain([&o.offset])
-                    .map(|&v| v as i128 * self.scale as i128)
-                    .collect();
+                let lhs: Vec<i128> = s.coeffs.iter().chain(&s.param_coeffs).chain([&s.offset]).map(|&v| v as i128 * other.scale as i128).collect();
+                let rhs: Vec<i128> = o.coeffs.iter().chain(&o.param_coeffs).chain([&o.offset]).map(|&v| v as i128 * self.scale as i128).collect();
                 lhs == rhs
             })
         })
@@ -368,13 +324,7 @@ pub struct SchedOptions {
 
 impl Default for SchedOptions {
     fn default() -> Self {
-        SchedOptions {
-            respect_broadcast: false,
-            prefer_parallel: vec![],
-            max_norm: 6,
-            coeff_bound: 4,
-            closure_depth: 3,
-        }
+        SchedOptions { respect_broadcast: false, prefer_parallel: vec![], max_norm: 6, coeff_bound: 4, closure_depth: 3 }
     }
 }
 
@@ -479,13 +429,7 @@ fn dot(a: &[i64], b: &[i64]) -> i128 {
 
 /// The violated distance of minimum 1-norm (then lexicographically smallest) of
 /// `dd ∩ { T·d ≤ 0 }` (or `= 0` for a broadcast set), or `None` when it is empty.
-fn min_violation(
-    dd: &Set,
-    coeffs: &[i64],
-    broadcast: bool,
-    ctx: &BasicSet,
-    solver: &dyn Solver,
-) -> Result<Option<Vec<i64>>> {
+fn min_violation(dd: &Set, coeffs: &[i64], broadcast: bool, ctx: &BasicSet, solver: &dyn Solver) -> Result<Option<Vec<i64>>> {
     let mut best: Option<(i128, Vec<i64>)> = None;
     let dd = dd.intersect_params(ctx)?;
     for piece in dd.pieces() {
@@ -548,36 +492,22 @@ impl TForm {
 }
 
 fn sub(a: &LinExpr, b: &LinExpr) -> Result<LinExpr> {
-    a.checked_add_scaled(b, -1)
-        .ok_or_else(|| crate::error::ovf("building a schedule constraint"))
+    a.checked_add_scaled(b, -1).ok_or_else(|| crate::error::ovf("building a schedule constraint"))
 }
 
 /// Emits `T_v(y) - T_u(x) - 1 >= 0` on every piece of `rel` (parameters aligned to
 /// `params`, intersected with the context) through Farkas' lemma.
-fn emit_precedes(
-    m: &mut Model,
-    rel: &Map,
-    params: &[String],
-    ctx: &BasicSet,
-    tu: &TForm,
-    tv: &TForm,
-    name: &str,
-) -> Result<()> {
+fn emit_precedes(m: &mut Model, rel: &Map, params: &[String], ctx: &BasicSet, tu: &TForm, tv: &TForm, name: &str) -> Result<()> {
     let r = rel.intersect_params(ctx)?;
     for (k, piece) in r.pieces().iter().enumerate() {
         let piece = piece.align_params(params)?;
         let sp = piece.space().clone();
         if sp.n_param() != params.len() {
-            return Err(SchedError::Space(format!(
-                "dependence `{name}` has parameters {:?}",
-                sp.params
-            )));
+            return Err(SchedError::Space(format!("dependence `{name}` has parameters {:?}", sp.params)));
         }
         let (np, ni, no) = (sp.n_param(), sp.n_in(), sp.n_out());
         if tu.dims.len() != ni || tv.dims.len() != no {
-            return Err(SchedError::Space(format!(
-                "dependence `{name}` does not fit its statements"
-            )));
+            return Err(SchedError::Space(format!("dependence `{name}` does not fit its statements")));
         }
         let mut form = ParamForm::zero(&sp);
         for i in 0..np {
@@ -590,13 +520,9 @@ fn emit_precedes(
             form.coeffs[np + ni + j] = tv.dims[j].clone();
         }
         let mut c = sub(&tv.offset, &tu.offset)?;
-        c.checked_add_constant(-1)
-            .ok_or_else(|| crate::error::ovf("building a schedule constraint"))?;
+        c.checked_add_constant(-1).ok_or_else(|| crate::error::ovf("building a schedule constraint"))?;
         form.constant = c;
-        let opts = FarkasOptions {
-            name: format!("{name}_{k}"),
-            ..FarkasOptions::default()
-        };
+        let opts = FarkasOptions { name: format!("{name}_{k}"), ..FarkasOptions::default() };
         nonneg_on(m, &piece, &form, &opts)?;
     }
     Ok(())
@@ -686,11 +612,7 @@ pub fn schedule(problem: &Problem, opts: &SchedOptions, solver: &dyn Solver) -> 
     let np = problem.params.len();
     for members in &sccs {
         // Seed: a feedback vertex, deepest, last.
-        let in_scc_edges: Vec<(usize, usize)> = edges
-            .iter()
-            .copied()
-            .filter(|(a, b)| members.contains(a) && members.contains(b))
-            .collect();
+        let in_scc_edges: Vec<(usize, usize)> = edges.iter().copied().filter(|(a, b)| members.contains(a) && members.contains(b)).collect();
         let feedback: Vec<usize> = members
             .iter()
             .copied()
@@ -709,9 +631,7 @@ pub fn schedule(problem: &Problem, opts: &SchedOptions, solver: &dyn Solver) -> 
         // the graph at a time", footnote 3).
         let lone = members.len() == 1 && !problem.deps.iter().any(|d| d.source == seed && d.target == seed);
         let linked = problem.deps.iter().any(|d| {
-            d.kind.orders()
-                && ((d.source == seed && coeffs.contains_key(&d.target))
-                    || (d.target == seed && coeffs.contains_key(&d.source)))
+            d.kind.orders() && ((d.source == seed && coeffs.contains_key(&d.target)) || (d.target == seed && coeffs.contains_key(&d.source)))
         });
         if lone && linked {
             let c = transfer(problem, seed, &coeffs, usize::MAX, scale, opts, solver)?;
@@ -721,27 +641,15 @@ pub fn schedule(problem: &Problem, opts: &SchedOptions, solver: &dyn Solver) -> 
         seeds.push(problem.statements[seed].name.clone());
         // Distance sets of the seed.
         let mut sets: Vec<DistSet> = Vec::new();
-        for d in problem
-            .deps
-            .iter()
-            .filter(|d| d.source == seed && d.target == seed && d.kind.orders())
-        {
+        for d in problem.deps.iter().filter(|d| d.source == seed && d.target == seed && d.kind.orders()) {
             for piece in d.relation.pieces() {
-                sets.push(DistSet {
-                    set: rel::distances(&Set::from_basic(piece.clone()))?,
-                    broadcast: false,
-                    source: format!("direct {}", d.id),
-                });
+                sets.push(DistSet { set: rel::distances(&Set::from_basic(piece.clone()))?, broadcast: false, source: format!("direct {}", d.id) });
             }
         }
         let (trans, exact) = transitive_self(problem, members, seed, opts, solver)?;
         closures_exact &= exact;
         for piece in trans.pieces() {
-            sets.push(DistSet {
-                set: rel::distances(&Set::from_basic(piece.clone()))?,
-                broadcast: false,
-                source: "transitive".into(),
-            });
+            sets.push(DistSet { set: rel::distances(&Set::from_basic(piece.clone()))?, broadcast: false, source: "transitive".into() });
         }
         for d in problem
             .deps
@@ -749,11 +657,7 @@ pub fn schedule(problem: &Problem, opts: &SchedOptions, solver: &dyn Solver) -> 
             .filter(|d| d.source == seed && d.target == seed && !d.kind.orders())
             .filter(|d| opts.respect_broadcast || !d.kind.optional())
         {
-            sets.push(DistSet {
-                set: rel::distances(&d.relation)?,
-                broadcast: true,
-                source: format!("{} {}", d.kind.file_kind(), d.id),
-            });
+            sets.push(DistSet { set: rel::distances(&d.relation)?, broadcast: true, source: format!("{} {}", d.kind.file_kind(), d.id) });
         }
         let dims = problem.statements[seed].dims();
         let fixed0: Vec<bool> = dims.iter().map(|d| opts.prefer_parallel.contains(d)).collect();
@@ -761,21 +665,14 @@ pub fn schedule(problem: &Problem, opts: &SchedOptions, solver: &dyn Solver) -> 
         let mut found = None;
         'norms: for norm in 1..=opts.max_norm {
             for cand in candidates(dims.len(), norm, &fixed0) {
-                if learned
-                    .iter()
-                    .any(|(d, b)| if *b { dot(&cand, d) == 0 } else { dot(&cand, d) <= 0 })
-                {
+                if learned.iter().any(|(d, b)| if *b { dot(&cand, d) == 0 } else { dot(&cand, d) <= 0 }) {
                     continue;
                 }
                 let text = format_scaled(&cand, &dims, 0, 1);
                 let mut violated = None;
                 for s in &sets {
                     if let Some(d) = min_violation(&s.set, &cand, s.broadcast, ctx, solver)? {
-                        violated = Some(Violated {
-                            distance: d,
-                            broadcast: s.broadcast,
-                            source: s.source.clone(),
-                        });
+                        violated = Some(Violated { distance: d, broadcast: s.broadcast, source: s.source.clone() });
                         break;
                     }
                 }
@@ -783,12 +680,7 @@ pub fn schedule(problem: &Problem, opts: &SchedOptions, solver: &dyn Solver) -> 
                 if let Some(v) = &violated {
                     learned.push((v.distance.clone(), v.broadcast));
                 }
-                trials.push(Trial {
-                    stmt: problem.statements[seed].name.clone(),
-                    coeffs: cand.clone(),
-                    text,
-                    violated,
-                });
+                trials.push(Trial { stmt: problem.statements[seed].name.clone(), coeffs: cand.clone(), text, violated });
                 if ok {
                     found = Some(cand);
                     break 'norms;
@@ -796,10 +688,7 @@ pub fn schedule(problem: &Problem, opts: &SchedOptions, solver: &dyn Solver) -> 
             }
         }
         let Some(seed_coeffs) = found else {
-            return Err(SchedError::NoSchedule(format!(
-                "no schedule of 1-norm at most {} for `{}`",
-                opts.max_norm, problem.statements[seed].name
-            )));
+            return Err(SchedError::NoSchedule(format!("no schedule of 1-norm at most {} for `{}`", opts.max_norm, problem.statements[seed].name)));
         };
         coeffs.insert(seed, (seed_coeffs.iter().map(|c| c * scale).collect(), vec![0; np]));
         // Transfer, breadth-first from the seed.
@@ -832,19 +721,10 @@ pub fn schedule(problem: &Problem, opts: &SchedOptions, solver: &dyn Solver) -> 
     let stmts = (0..n)
         .map(|k| {
             let (c, p) = coeffs.get(&k).cloned().unwrap_or_default();
-            StmtSchedule {
-                name: problem.statements[k].name.clone(),
-                coeffs: c,
-                param_coeffs: p,
-                offset: offsets[k],
-            }
+            StmtSchedule { name: problem.statements[k].name.clone(), coeffs: c, param_coeffs: p, offset: offsets[k] }
         })
         .collect();
-    let schedule = Schedule {
-        params: problem.params.clone(),
-        scale,
-        stmts,
-    };
+    let schedule = Schedule { params: problem.params.clone(), scale, stmts };
     let bad = check(problem, &schedule, opts.respect_broadcast, solver)?;
     if !bad.is_empty() {
         return Err(SchedError::NoSchedule(format!(
@@ -855,10 +735,7 @@ pub fn schedule(problem: &Problem, opts: &SchedOptions, solver: &dyn Solver) -> 
     Ok(Outcome {
         schedule,
         trials,
-        sccs: sccs
-            .iter()
-            .map(|c| c.iter().map(|&k| problem.statements[k].name.clone()).collect())
-            .collect(),
+        sccs: sccs.iter().map(|c| c.iter().map(|&k| problem.statements[k].name.clone()).collect()).collect(),
         seeds,
         closures_exact,
     })
@@ -866,12 +743,7 @@ pub fn schedule(problem: &Problem, opts: &SchedOptions, solver: &dyn Solver) -> 
 
 /// The transitive self-dependences of statement `stmt` through the other statements of
 /// its strongly connected component (Fig. 2), and whether every closure used was exact.
-pub fn transitive_self_dependences(
-    problem: &Problem,
-    stmt: usize,
-    opts: &SchedOptions,
-    solver: &dyn Solver,
-) -> Result<(Map, bool)> {
+pub fn transitive_self_dependences(problem: &Problem, stmt: usize, opts: &SchedOptions, solver: &dyn Solver) -> Result<(Map, bool)> {
     let n = problem.statements.len();
     if stmt >= n {
         return Err(SchedError::Input(format!("statement #{stmt} of {n}")));
@@ -889,13 +761,7 @@ pub fn transitive_self_dependences(
 
 /// Transitive self-dependences of `seed` through the other statements of its SCC
 /// (Fig. 2), and whether every closure used was exact.
-fn transitive_self(
-    problem: &Problem,
-    members: &[usize],
-    seed: usize,
-    opts: &SchedOptions,
-    solver: &dyn Solver,
-) -> Result<(Map, bool)> {
+fn transitive_self(problem: &Problem, members: &[usize], seed: usize, opts: &SchedOptions, solver: &dyn Solver) -> Result<(Map, bool)> {
     let ctx = Some(&problem.context);
     let mut edges: BTreeMap<(usize, usize), Map> = BTreeMap::new();
     for d in problem.deps.iter().filter(|d| d.kind.orders()) {
@@ -928,16 +794,8 @@ fn transitive_self(
             }
             None => None,
         };
-        let ins: Vec<(usize, Map)> = edges
-            .iter()
-            .filter(|((a, b), _)| *b == x && *a != x)
-            .map(|((a, _), m)| (*a, m.clone()))
-            .collect();
-        let outs: Vec<(usize, Map)> = edges
-            .iter()
-            .filter(|((a, b), _)| *a == x && *b != x)
-            .map(|((_, b), m)| (*b, m.clone()))
-            .collect();
+        let ins: Vec<(usize, Map)> = edges.iter().filter(|((a, b), _)| *b == x && *a != x).map(|((a, _), m)| (*a, m.clone())).collect();
+        let outs: Vec<(usize, Map)> = edges.iter().filter(|((a, b), _)| *a == x && *b != x).map(|((_, b), m)| (*b, m.clone())).collect();
         edges.retain(|(a, b), _| *a != x && *b != x);
         for (u, a) in &ins {
             for (v, b) in &outs {
@@ -968,17 +826,7 @@ fn transitive_self(
 
 /// The time form of a scheduled statement (offset variable `off`, or 0 for a seed).
 fn known_form(coeffs: &BTreeMap<usize, (Vec<i64>, Vec<i64>)>, k: usize, name: &str, off: LinExpr) -> Option<TForm> {
-    coeffs.get(&k).map(|(c, p)| {
-        TForm::known(
-            &StmtSchedule {
-                name: name.into(),
-                coeffs: c.clone(),
-                param_coeffs: p.clone(),
-                offset: 0,
-            },
-            off,
-        )
-    })
+    coeffs.get(&k).map(|(c, p)| TForm::known(&StmtSchedule { name: name.into(), coeffs: c.clone(), param_coeffs: p.clone(), offset: 0 }, off))
 }
 
 const OFFSET_BOUND: i64 = 1 << 12;
@@ -1001,27 +849,12 @@ fn transfer(
     let mut a_vars: Vec<VarId> = Vec::new();
     for d in &dims {
         let fixed = opts.prefer_parallel.contains(d);
-        a_vars.push(m.add_integer(
-            format!("a_{d}"),
-            Some(if fixed { 0 } else { -b }),
-            Some(if fixed { 0 } else { b }),
-        ));
+        a_vars.push(m.add_integer(format!("a_{d}"), Some(if fixed { 0 } else { -b }), Some(if fixed { 0 } else { b })));
     }
-    let g_vars: Vec<VarId> = problem
-        .params
-        .iter()
-        .map(|p| m.add_integer(format!("g_{p}"), Some(-b), Some(b)))
-        .collect();
+    let g_vars: Vec<VarId> = problem.params.iter().map(|p| m.add_integer(format!("g_{p}"), Some(-b), Some(b))).collect();
     let mut offs: BTreeMap<usize, LinExpr> = BTreeMap::new();
     for &k in coeffs.keys().chain([&q]) {
-        let e = if k == seed {
-            LinExpr::new()
-        } else {
-            LinExpr::term(
-                m.add_integer(format!("off_{k}"), Some(-OFFSET_BOUND), Some(OFFSET_BOUND)),
-                1,
-            )
-        };
+        let e = if k == seed { LinExpr::new() } else { LinExpr::term(m.add_integer(format!("off_{k}"), Some(-OFFSET_BOUND), Some(OFFSET_BOUND)), 1) };
         offs.insert(k, e);
     }
     let scaled = |v: VarId| LinExpr::term(v, scale);
@@ -1034,12 +867,7 @@ fn transfer(
         if k == q {
             Some(tq.clone())
         } else {
-            known_form(
-                coeffs,
-                k,
-                &problem.statements[k].name,
-                offs.get(&k).cloned().unwrap_or_default(),
-            )
+            known_form(coeffs, k, &problem.statements[k].name, offs.get(&k).cloned().unwrap_or_default())
         }
     };
     let mut any = false;
@@ -1050,22 +878,11 @@ fn transfer(
         let (Some(tu), Some(tv)) = (form_of(d.source), form_of(d.target)) else {
             continue;
         };
-        emit_precedes(
-            &mut m,
-            &d.relation,
-            &problem.params,
-            &problem.context,
-            &tu,
-            &tv,
-            &format!("dep{i}"),
-        )?;
+        emit_precedes(&mut m, &d.relation, &problem.params, &problem.context, &tu, &tv, &format!("dep{i}"))?;
         any = true;
     }
     if !any {
-        return Err(SchedError::NoSchedule(format!(
-            "`{}` has no dependence with its component",
-            problem.statements[q].name
-        )));
+        return Err(SchedError::NoSchedule(format!("`{}` has no dependence with its component", problem.statements[q].name)));
     }
     // Objectives: max |coeff|, then the 1-norm, then the coefficients (deterministic).
     let mx = m.add_integer("max_abs", Some(0), Some(b));
@@ -1083,13 +900,7 @@ fn transfer(
     match solver.lex_minimize(&m, &objs, &SolveOptions::default()) {
         Ok(ls) => Ok((
             a_vars.iter().map(|&v| ls.solution.int_value(v) * scale).collect(),
-            g_vars
-                .iter()
-                .map(|&v| ls.solution.int_value(v) * scale)
-                .collect::<Vec<_>>()
-                .into_iter()
-                .take(np)
-                .collect(),
+            g_vars.iter().map(|&v| ls.solution.int_value(v) * scale).collect::<Vec<_>>().into_iter().take(np).collect(),
         )),
         Err(SolveError::Infeasible) | Err(SolveError::InfeasibleOrUnbounded) => Err(SchedError::NoSchedule(format!(
             "no schedule for `{}` compatible with its component (coefficients at most {b})",
@@ -1112,13 +923,7 @@ fn align(
     let n = problem.statements.len();
     let mut m = Model::new("align");
     let vars: Vec<Option<VarId>> = (0..n)
-        .map(|k| {
-            if fixed.contains(&k) {
-                None
-            } else {
-                Some(m.add_integer(format!("off_{k}"), Some(-OFFSET_BOUND), Some(OFFSET_BOUND)))
-            }
-        })
+        .map(|k| if fixed.contains(&k) { None } else { Some(m.add_integer(format!("off_{k}"), Some(-OFFSET_BOUND), Some(OFFSET_BOUND))) })
         .collect();
     let off = |k: usize| vars[k].map_or(LinExpr::new(), |v| LinExpr::term(v, 1));
     for (i, d) in problem.deps.iter().enumerate().filter(|(_, d)| d.kind.orders()) {
@@ -1128,15 +933,7 @@ fn align(
         ) else {
             continue;
         };
-        emit_precedes(
-            &mut m,
-            &d.relation,
-            &problem.params,
-            &problem.context,
-            &tu,
-            &tv,
-            &format!("dep{i}"),
-        )?;
+        emit_precedes(&mut m, &d.relation, &problem.params, &problem.context, &tu, &tv, &format!("dep{i}"))?;
     }
     let objs: Vec<LinExpr> = vars.iter().flatten().map(|&v| LinExpr::term(v, 1)).collect();
     if objs.is_empty() {
@@ -1144,11 +941,7 @@ fn align(
         return Ok(Some(vec![0; n]));
     }
     match solver.lex_minimize(&m, &objs, &SolveOptions::default()) {
-        Ok(ls) => Ok(Some(
-            (0..n)
-                .map(|k| vars[k].map_or(0, |v| ls.solution.int_value(v)))
-                .collect(),
-        )),
+        Ok(ls) => Ok(Some((0..n).map(|k| vars[k].map_or(0, |v| ls.solution.int_value(v))).collect())),
         Err(SolveError::Infeasible) | Err(SolveError::InfeasibleOrUnbounded) => Ok(None),
         Err(e) => Err(e.into()),
     }

@@ -19,12 +19,7 @@ fn one_statement(domain: &str, coeffs: &[i64], params: &[&str], ctx: &str) -> (P
     let sc = Schedule {
         params: params.clone(),
         scale: 1,
-        stmts: vec![StmtSchedule {
-            name: "S".into(),
-            coeffs: coeffs.to_vec(),
-            param_coeffs: vec![0; params.len()],
-            offset: 0,
-        }],
+        stmts: vec![StmtSchedule { name: "S".into(), coeffs: coeffs.to_vec(), param_coeffs: vec![0; params.len()], offset: 0 }],
     };
     (pb, sc)
 }
@@ -45,12 +40,7 @@ fn check_covers(pb: &Problem, sc: &Schedule, params: &[i64]) {
             assert!(seen.insert(it.clone()), "{it:?} twice");
         }
     }
-    let all: BTreeSet<Vec<i64>> = pb.statements[0]
-        .domain
-        .enumerate(params, 100_000)
-        .unwrap()
-        .into_iter()
-        .collect();
+    let all: BTreeSet<Vec<i64>> = pb.statements[0].domain.enumerate(params, 100_000).unwrap().into_iter().collect();
     assert_eq!(seen, all, "\n{}", code.text());
 }
 
@@ -58,21 +48,11 @@ fn check_covers(pb: &Problem, sc: &Schedule, params: &[i64]) {
 /// (no coefficient is +-1: the general completion is used).
 #[test]
 fn schedule_without_unit_coefficient() {
-    let (pb, sc) = one_statement(
-        "[N] -> { S[i, j, k] : 0 <= i, j, k <= N }",
-        &[6, 10, 15],
-        &["N"],
-        "[N] -> { : N >= 1 }",
-    );
+    let (pb, sc) = one_statement("[N] -> { S[i, j, k] : 0 <= i, j, k <= N }", &[6, 10, 15], &["N"], "[N] -> { : N >= 1 }");
     for n in [1, 2, 3] {
         check_covers(&pb, &sc, &[n]);
     }
-    let (pb, sc) = one_statement(
-        "[N] -> { S[i, j] : 0 <= i <= N and i <= j <= 2N }",
-        &[2, -3],
-        &["N"],
-        "[N] -> { : N >= 1 }",
-    );
+    let (pb, sc) = one_statement("[N] -> { S[i, j] : 0 <= i <= N and i <= j <= 2N }", &[2, -3], &["N"], "[N] -> { : N >= 1 }");
     for n in [1, 3] {
         check_covers(&pb, &sc, &[n]);
     }
@@ -82,19 +62,9 @@ fn schedule_without_unit_coefficient() {
 /// iterators (everything in one step).
 #[test]
 fn negative_and_constant_schedules() {
-    let (pb, sc) = one_statement(
-        "[N] -> { S[i, j] : 1 <= i <= N and 1 <= j <= i }",
-        &[1, -1],
-        &["N"],
-        "[N] -> { : N >= 2 }",
-    );
+    let (pb, sc) = one_statement("[N] -> { S[i, j] : 1 <= i <= N and 1 <= j <= i }", &[1, -1], &["N"], "[N] -> { : N >= 2 }");
     check_covers(&pb, &sc, &[4]);
-    let (pb, sc) = one_statement(
-        "[N] -> { S[i, j] : 1 <= i <= N and 1 <= j <= N }",
-        &[0, 0],
-        &["N"],
-        "[N] -> { : N >= 2 }",
-    );
+    let (pb, sc) = one_statement("[N] -> { S[i, j] : 1 <= i <= N and 1 <= j <= N }", &[0, 0], &["N"], "[N] -> { : N >= 2 }");
     check_covers(&pb, &sc, &[3]);
 }
 
@@ -102,11 +72,6 @@ fn negative_and_constant_schedules() {
 /// steps) is reported, not mis-compiled.
 #[test]
 fn gcd_above_one_is_an_error() {
-    let (pb, sc) = one_statement(
-        "[N] -> { S[i, j] : 1 <= i <= N and 1 <= j <= N }",
-        &[2, 4],
-        &["N"],
-        "[N] -> { : N >= 2 }",
-    );
+    let (pb, sc) = one_statement("[N] -> { S[i, j] : 1 <= i <= N and 1 <= j <= N }", &[2, 4], &["N"], "[N] -> { : N >= 2 }");
     assert!(generate(&pb, &sc, Rounding::Ceil, &BTreeMap::new(), &MicrolpSolver).is_err());
 }

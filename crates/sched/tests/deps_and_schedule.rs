@@ -28,17 +28,8 @@ fn brute_force(p: &Program, params: &[i64], broadcast: &[String]) -> (BTreeSet<P
     inst.sort();
     let acc = |k: usize, it: &[i64]| -> Vec<(String, Vec<i64>, bool)> {
         let s = &p.statements[k];
-        let cell = |a: &polyalloc_program::Access| {
-            a.index
-                .iter()
-                .map(|e| e.eval(params, it).unwrap())
-                .collect::<Vec<i64>>()
-        };
-        s.writes
-            .iter()
-            .map(|a| (a.array.clone(), cell(a), true))
-            .chain(s.reads.iter().map(|a| (a.array.clone(), cell(a), false)))
-            .collect()
+        let cell = |a: &polyalloc_program::Access| a.index.iter().map(|e| e.eval(params, it).unwrap()).collect::<Vec<i64>>();
+        s.writes.iter().map(|a| (a.array.clone(), cell(a), true)).chain(s.reads.iter().map(|a| (a.array.clone(), cell(a), false))).collect()
     };
     let (mut ord, mut bc) = (BTreeSet::new(), BTreeSet::new());
     for (x, (_, kx, ix)) in inst.iter().enumerate() {
@@ -84,10 +75,8 @@ fn dependence_analysis_equals_brute_force() {
             }
             assert_eq!(got_o, ord, "{id} {params:?}");
             // Broadcast pairs of one statement in both directions; across statements once.
-            let sym: BTreeSet<Pair> = got_b
-                .iter()
-                .flat_map(|(a, x, b, y)| [(*a, x.clone(), *b, y.clone()), (*b, y.clone(), *a, x.clone())])
-                .collect();
+            let sym: BTreeSet<Pair> =
+                got_b.iter().flat_map(|(a, x, b, y)| [(*a, x.clone(), *b, y.clone()), (*b, y.clone(), *a, x.clone())]).collect();
             assert_eq!(sym, bc, "{id} {params:?} broadcast");
         }
     }
@@ -97,10 +86,7 @@ fn dependence_analysis_equals_brute_force() {
 /// `i, -i, j, -j`; norm 2 starts with `2i`.
 #[test]
 fn nomination_order() {
-    assert_eq!(
-        candidates(2, 1, &[false, false]),
-        vec![vec![1, 0], vec![-1, 0], vec![0, 1], vec![0, -1]]
-    );
+    assert_eq!(candidates(2, 1, &[false, false]), vec![vec![1, 0], vec![-1, 0], vec![0, 1], vec![0, -1]]);
     assert_eq!(candidates(2, 2, &[false, false])[0], vec![2, 0]);
     assert_eq!(candidates(2, 2, &[false, false]).len(), 8);
     // A dimension kept parallel gets coefficient 0.
@@ -129,9 +115,9 @@ fn schedules_print_like_the_paper() {
 /// order, but not simultaneously" (`T = -j` is legal, `T = i` is not).
 #[test]
 fn reduction_dependences() {
-    use polyalloc_program::Statement;
     use polyalloc_program::deps::{analyze, DepKind, DepOptions};
     use polyalloc_program::exec::{Body, Executor, Storage};
+    use polyalloc_program::Statement;
     use polyalloc_sched::schedule::{check, schedule, Problem, SchedOptions, Schedule, StmtSchedule};
     let solver = MicrolpSolver;
     let mut p = Program::new("[N, M] -> { : N >= 2 and M >= 2 }").unwrap();
@@ -149,50 +135,27 @@ fn reduction_dependences() {
     let sched = |c: [i64; 2]| Schedule {
         params: params.clone(),
         scale: 1,
-        stmts: vec![StmtSchedule {
-            name: "s".into(),
-            coeffs: c.to_vec(),
-            param_coeffs: vec![0, 0],
-            offset: 0,
-        }],
+        stmts: vec![StmtSchedule { name: "s".into(), coeffs: c.to_vec(), param_coeffs: vec![0, 0], offset: 0 }],
     };
     for reduction in [false, true] {
-        let opts = DepOptions {
-            broadcast_arrays: vec![],
-            reduction_arrays: if reduction { vec!["a".into()] } else { vec![] },
-        };
+        let opts = DepOptions { broadcast_arrays: vec![], reduction_arrays: if reduction { vec!["a".into()] } else { vec![] } };
         let deps = analyze(&p, &opts, &solver).unwrap();
         assert_eq!(deps.iter().all(|d| d.kind == DepKind::Reduction), reduction);
         let pb = Problem::from_program(&p, deps).unwrap();
-        assert_eq!(
-            check(&pb, &sched([0, -1]), false, &solver).unwrap().is_empty(),
-            reduction,
-            "T = -j"
-        );
+        assert_eq!(check(&pb, &sched([0, -1]), false, &solver).unwrap().is_empty(), reduction, "T = -j");
         assert!(!check(&pb, &sched([1, 0]), false, &solver).unwrap().is_empty(), "T = i");
         let out = schedule(&pb, &SchedOptions::default(), &solver).unwrap();
         assert!(check(&pb, &out.schedule, false, &solver).unwrap().is_empty());
     }
     // The executor, with an order-independent update a[i] := a[i] + b[j].
     let body: Body = Box::new(|_, r| vec![r[0].unwrap_or(0).wrapping_add(r[1].unwrap_or(0))]);
-    let ex = Executor::new(p.clone(), vec![body])
-        .unwrap()
-        .with_reduction_arrays(vec!["a".into()]);
+    let ex = Executor::new(p.clone(), vec![body]).unwrap().with_reduction_arrays(vec!["a".into()]);
     let q = [3, 4];
-    assert!(ex
-        .compare_schedule(&q, &|_, it| Ok(vec![-it[1]]), &Storage::new())
-        .unwrap()
-        .ok());
-    assert!(!ex
-        .compare_schedule(&q, &|_, it| Ok(vec![it[0]]), &Storage::new())
-        .unwrap()
-        .ok());
+    assert!(ex.compare_schedule(&q, &|_, it| Ok(vec![-it[1]]), &Storage::new()).unwrap().ok());
+    assert!(!ex.compare_schedule(&q, &|_, it| Ok(vec![it[0]]), &Storage::new()).unwrap().ok());
     let body: Body = Box::new(|_, r| vec![r[0].unwrap_or(0).wrapping_add(r[1].unwrap_or(0))]);
     let strict = Executor::new(p, vec![body]).unwrap();
-    assert!(!strict
-        .compare_schedule(&q, &|_, it| Ok(vec![-it[1]]), &Storage::new())
-        .unwrap()
-        .ok());
+    assert!(!strict.compare_schedule(&q, &|_, it| Ok(vec![-it[1]]), &Storage::new()).unwrap().ok());
 }
 
 /// Two components in a chain: `s1[i]` writes `A[i]`, `s2[i, j]` reads `A[j]`. The
@@ -200,9 +163,9 @@ fn reduction_dependences() {
 /// `T = i`, which no offset aligns with `T1 = i`), and the executor confirms.
 #[test]
 fn acyclic_components_are_aligned() {
-    use polyalloc_program::Statement;
     use polyalloc_program::deps::{analyze, DepOptions};
     use polyalloc_program::exec::{Executor, Storage};
+    use polyalloc_program::Statement;
     use polyalloc_sched::schedule::{schedule, Problem, SchedOptions};
     let solver = MicrolpSolver;
     let mut p = Program::new("[N] -> { : N >= 2 }").unwrap();
@@ -233,13 +196,7 @@ fn acyclic_components_are_aligned() {
     let ex = Executor::with_hash_bodies(p);
     for n in [2, 5] {
         let q = [n];
-        let rep = ex
-            .compare_schedule(
-                &q,
-                &|k, it| Ok(vec![out.schedule.time(&pb.statements[k].name, &q, it)?]),
-                &Storage::new(),
-            )
-            .unwrap();
+        let rep = ex.compare_schedule(&q, &|k, it| Ok(vec![out.schedule.time(&pb.statements[k].name, &q, it)?]), &Storage::new()).unwrap();
         assert!(rep.ok(), "{}: {}", out.schedule.to_isl(&pb), rep.summary());
     }
 }

@@ -10,11 +10,7 @@ type Pairs = BTreeSet<(Vec<i64>, Vec<i64>)>;
 
 fn pairs(m: &Map, params: &[i64]) -> Pairs {
     let ni = m.space().n_in();
-    m.enumerate(params, 100_000)
-        .unwrap()
-        .into_iter()
-        .map(|p| (p[..ni].to_vec(), p[ni..].to_vec()))
-        .collect()
+    m.enumerate(params, 100_000).unwrap().into_iter().map(|p| (p[..ni].to_vec(), p[ni..].to_vec())).collect()
 }
 
 fn points(s: &Set, params: &[i64]) -> BTreeSet<Vec<i64>> {
@@ -77,19 +73,10 @@ fn restrictions_and_pointwise() {
         assert_eq!(pairs(&rel::pointwise_sum(&f, &g).unwrap(), &[n]), sum);
         assert_eq!(pairs(&rel::pointwise_diff(&f, &g).unwrap(), &[n]), diff);
         // dd = range(F -. D), D the identity on the domain: the distances y - x.
-        let d = rel::restrict_domain(
-            &rel::identity(&["N".to_string()], &f.space().input.clone().unwrap()).unwrap(),
-            &rel::domain(&f).unwrap(),
-        )
-        .unwrap();
-        let dd: BTreeSet<Vec<i64>> = pf
-            .iter()
-            .map(|(x, y)| y.iter().zip(x).map(|(a, b)| a - b).collect())
-            .collect();
-        assert_eq!(
-            points(&rel::range(&rel::pointwise_diff(&f, &d).unwrap()).unwrap(), &[n]),
-            dd
-        );
+        let d =
+            rel::restrict_domain(&rel::identity(&["N".to_string()], &f.space().input.clone().unwrap()).unwrap(), &rel::domain(&f).unwrap()).unwrap();
+        let dd: BTreeSet<Vec<i64>> = pf.iter().map(|(x, y)| y.iter().zip(x).map(|(a, b)| a - b).collect()).collect();
+        assert_eq!(points(&rel::range(&rel::pointwise_diff(&f, &d).unwrap()).unwrap(), &[n]), dd);
         assert_eq!(points(&rel::distances(&f).unwrap(), &[n]), dd);
     }
 }

@@ -187,13 +187,7 @@ pub fn market_split_time_limited() -> Case {
         obj = obj + e(sp, 1) + e(sm, 1);
     }
     m.set_objective(Sense::Minimize, obj);
-    Case {
-        name: "market-split",
-        model: m,
-        lex: vec![],
-        time_limit: Some(Duration::from_millis(500)),
-        expected: Expected::TimeLimit,
-    }
+    Case { name: "market-split", model: m, lex: vec![], time_limit: Some(Duration::from_millis(500)), expected: Expected::TimeLimit }
 }
 
 /// Every case, in a stable order.

@@ -19,17 +19,11 @@ pub const DEFAULT_BACKEND: &str = "microlp";
 /// The registry of compiled-in backends; the default (`microlp`) comes first.
 pub fn registry() -> Registry {
     let mut r = Registry::new();
-    r.register("microlp", "microlp (pure Rust, embedded default)", || {
-        Ok(Box::new(polyalloc_backend_microlp::MicrolpSolver::new()))
-    });
+    r.register("microlp", "microlp (pure Rust, embedded default)", || Ok(Box::new(polyalloc_backend_microlp::MicrolpSolver::new())));
     #[cfg(feature = "highs")]
-    r.register("highs", "HiGHS (highs crate, built from source)", || {
-        Ok(Box::new(polyalloc_backend_highs::HighsSolver::new()))
-    });
+    r.register("highs", "HiGHS (highs crate, built from source)", || Ok(Box::new(polyalloc_backend_highs::HighsSolver::new())));
     #[cfg(feature = "cbc")]
-    r.register("cbc", "COIN-OR CBC (coin_cbc, system libCbcSolver)", || {
-        Ok(Box::new(polyalloc_backend_cbc::CbcSolver::new()))
-    });
+    r.register("cbc", "COIN-OR CBC (coin_cbc, system libCbcSolver)", || Ok(Box::new(polyalloc_backend_cbc::CbcSolver::new())));
     goodlp::register(&mut r);
     r
 }

@@ -25,13 +25,7 @@ fn every_backend_answers_every_case_as_derived() {
     for case in all_cases() {
         let per: Vec<_> = answers.iter().filter(|a| a.1 == case.name).collect();
         for w in per.windows(2) {
-            assert!(
-                matches(&case.expected, &w[0].2) && matches(&case.expected, &w[1].2),
-                "{} and {} disagree on {}",
-                w[0].0,
-                w[1].0,
-                case.name
-            );
+            assert!(matches(&case.expected, &w[0].2) && matches(&case.expected, &w[1].2), "{} and {} disagree on {}", w[0].0, w[1].0, case.name);
         }
     }
 }
@@ -68,9 +62,7 @@ fn concurrent_solves_agree() {
                 .map(|_| {
                     let solver = reg.create(name).expect("backend");
                     s.spawn(move || {
-                        (0..10)
-                            .map(|_| run_case(solver.as_ref(), &polyalloc_solvers::conformance::knapsack_general()))
-                            .collect::<Vec<_>>()
+                        (0..10).map(|_| run_case(solver.as_ref(), &polyalloc_solvers::conformance::knapsack_general())).collect::<Vec<_>>()
                     })
                 })
                 .collect();

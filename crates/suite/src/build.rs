@@ -3,8 +3,8 @@
 //! papers' mappings. Every isl string that does not parse is reported with the file,
 //! the field and the position inside the string.
 
-use crate::{Example, SuiteError};
 use crate::Problem;
+use crate::{Example, SuiteError};
 use polyalloc_formulation::{AffExpr, BasicSet, ConflictForm, ConflictSet, ModularMapping, Set, Space, StorageRow, Tuple};
 use polyalloc_program::{Program, ProgramError, Statement};
 
@@ -41,8 +41,8 @@ impl Example {
         for (k, s) in spec.statements.iter().enumerate() {
             let writes: Vec<&str> = s.writes.iter().map(String::as_str).collect();
             let reads: Vec<&str> = s.reads.iter().map(String::as_str).collect();
-            let st = Statement::parse(&s.domain, &s.schedule, &writes, &reads)
-                .map_err(self.prog_err(&format!("program.statements[{k}] ({})", s.name)))?;
+            let st =
+                Statement::parse(&s.domain, &s.schedule, &writes, &reads).map_err(self.prog_err(&format!("program.statements[{k}] ({})", s.name)))?;
             prog.add_statement(st).map_err(self.prog_err(&format!("program.statements[{k}] ({})", s.name)))?;
         }
         if let Some(lo) = &spec.live_out {
@@ -135,11 +135,7 @@ impl Example {
 
     /// Arrays that have a conflict set (given or computable), in name order.
     pub fn allocatable_arrays(&self) -> Vec<String> {
-        self.arrays
-            .iter()
-            .filter(|(_, a)| a.conflicts.is_some() || self.program.is_some())
-            .map(|(n, _)| n.clone())
-            .collect()
+        self.arrays.iter().filter(|(_, a)| a.conflicts.is_some() || self.program.is_some()).map(|(n, _)| n.clone()).collect()
     }
 
     /// The mapping of `paper[k]` built from its `hyperplanes` and `moduli` over the

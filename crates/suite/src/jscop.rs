@@ -287,7 +287,10 @@ pub fn to_example(jscop: &Jscop, path: &Path, options: &JscopOptions) -> Result<
         if !params.contains(name) {
             return Err(field_err(
                 "context".into(),
-                format!("`{name}` is not a parameter of the SCoP (parameters: {})", if params.is_empty() { "none".into() } else { params.join(", ") }),
+                format!(
+                    "`{name}` is not a parameter of the SCoP (parameters: {})",
+                    if params.is_empty() { "none".into() } else { params.join(", ") }
+                ),
             ));
         }
     }
@@ -317,9 +320,7 @@ pub fn to_example(jscop: &Jscop, path: &Path, options: &JscopOptions) -> Result<
                 continue; // a scalar
             }
             match jscop.arrays.iter().find(|x| x.name == array) {
-                None => {
-                    return Err(field_err(format!("{field}.relation"), format!("`{array}` is not an array of the SCoP (field `arrays`)")))
-                }
+                None => return Err(field_err(format!("{field}.relation"), format!("`{array}` is not an array of the SCoP (field `arrays`)"))),
                 Some(x) if x.sizes.len() != arity => {
                     return Err(field_err(
                         format!("{field}.relation"),
@@ -364,7 +365,8 @@ pub fn to_example(jscop: &Jscop, path: &Path, options: &JscopOptions) -> Result<
                 .and_then(|d| d.with_space(domain.space().clone()))
                 .and_then(|d| domain.intersect(&Set::from_basic(d)))
                 .map_err(|e| field_err(format!("{field}.schedule"), e.to_string()))?;
-            let one = Set::from_pieces(sched.space().clone(), vec![piece.clone()]).map_err(|e| field_err(format!("{field}.schedule"), e.to_string()))?;
+            let one =
+                Set::from_pieces(sched.space().clone(), vec![piece.clone()]).map_err(|e| field_err(format!("{field}.schedule"), e.to_string()))?;
             let to = BTreeMap::from([(s.name.clone(), name.clone())]);
             let ren = |t: &String| rename_identifiers(t, &to);
             statements.push(StatementSpec {
@@ -439,7 +441,10 @@ pub fn to_example(jscop: &Jscop, path: &Path, options: &JscopOptions) -> Result<
         .collect();
     for s in &options.scratch {
         if !rename.values().any(|c| c == s) {
-            return Err(field_err("arrays".into(), format!("--scratch: no array `{s}` in the SCoP (arrays: {})", rename.values().cloned().collect::<Vec<_>>().join(", "))));
+            return Err(field_err(
+                "arrays".into(),
+                format!("--scratch: no array `{s}` in the SCoP (arrays: {})", rename.values().cloned().collect::<Vec<_>>().join(", ")),
+            ));
         }
     }
     let mut narrowed: BTreeMap<String, String> = BTreeMap::new();
@@ -453,7 +458,10 @@ pub fn to_example(jscop: &Jscop, path: &Path, options: &JscopOptions) -> Result<
                 return Err(field_err(what.into(), "expected sets of array cells `{ A[t, i] : ... }`".into()));
             };
             let Some(space) = spaces.get(&name) else {
-                return Err(field_err(what.into(), format!("no array `{name}` in the SCoP (arrays: {})", spaces.keys().cloned().collect::<Vec<_>>().join(", "))));
+                return Err(field_err(
+                    what.into(),
+                    format!("no array `{name}` in the SCoP (arrays: {})", spaces.keys().cloned().collect::<Vec<_>>().join(", ")),
+                ));
             };
             let arity = Set::parse(space).map(|s| s.space().n_dim()).unwrap_or(0);
             if sp.n_dim() != arity {
@@ -474,10 +482,7 @@ pub fn to_example(jscop: &Jscop, path: &Path, options: &JscopOptions) -> Result<
         live_out.push(narrowed.get(c).cloned().unwrap_or_else(|| space.clone()));
     }
     for (c, space) in &spaces {
-        ex.arrays.insert(
-            c.clone(),
-            ArraySpec { space: space.clone(), conflicts: None, conflicts_form: None, extra: BTreeMap::new() },
-        );
+        ex.arrays.insert(c.clone(), ArraySpec { space: space.clone(), conflicts: None, conflicts_form: None, extra: BTreeMap::new() });
     }
     if let Some(p) = ex.program.as_mut() {
         p.live_out = if live_out.is_empty() { None } else { Some(join_union(&param_prefix, &live_out)) };

@@ -14,10 +14,10 @@
 
 mod build;
 pub mod inter;
-mod validate;
 pub mod jscop;
 mod problem;
 pub mod smo_input;
+mod validate;
 
 pub use inter::InterProblem;
 pub use problem::Problem;
@@ -275,20 +275,14 @@ impl Example {
             }
             for name in inst.keys() {
                 if !self.params.contains(name) {
-                    return Err(self.field_err(
-                        format!("instances[{k}].{name}"),
-                        format!("`{name}` is not a parameter (params: {:?})", self.params),
-                    ));
+                    return Err(self.field_err(format!("instances[{k}].{name}"), format!("`{name}` is not a parameter (params: {:?})", self.params)));
                 }
             }
         }
         for (name, a) in &self.arrays {
             if let Some(form) = &a.conflicts_form {
                 if form != "half" && form != "symmetric" {
-                    return Err(self.field_err(
-                        format!("arrays.{name}.conflicts_form"),
-                        format!("expected `half` or `symmetric`, found `{form}`"),
-                    ));
+                    return Err(self.field_err(format!("arrays.{name}.conflicts_form"), format!("expected `half` or `symmetric`, found `{form}`")));
                 }
             }
         }
@@ -300,10 +294,7 @@ impl Example {
             }
             if let (Some(h), Some(m)) = (&p.hyperplanes, &p.moduli) {
                 if h.len() != m.len() {
-                    return Err(self.field_err(
-                        format!("paper[{k}]"),
-                        format!("{} hyperplanes but {} moduli", h.len(), m.len()),
-                    ));
+                    return Err(self.field_err(format!("paper[{k}]"), format!("{} hyperplanes but {} moduli", h.len(), m.len())));
                 }
             }
             if let Some(e) = &p.expect {
@@ -327,10 +318,7 @@ impl Example {
 /// Reads every `*.json` file of a directory, sorted by file name.
 pub fn load_dir(dir: &Path) -> Result<Vec<Example>, SuiteError> {
     let rd = std::fs::read_dir(dir).map_err(|e| SuiteError::Io { file: dir.to_path_buf(), message: e.to_string() })?;
-    let mut paths: Vec<PathBuf> = rd
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
+    let mut paths: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == "json")).collect();
     paths.sort();
     paths.iter().map(|p| Example::load(p)).collect()
 }

@@ -71,4 +71,3 @@ impl Problem {
         Ok(Some(Problem { context: Some(fixed), instances: vec![values.to_vec()], ..self.clone() }))
     }
 }
-

@@ -71,7 +71,10 @@ impl Example {
         // the SMO tool (no instances needed: `--params` gives them) or a JSCoP.
         let json = !crate::smo_input::is_smo_input(&self.file) && !crate::jscop::is_jscop(&self.file);
         if json && self.instances.is_empty() && !metadata_only {
-            return Err(self.field_err("instances", "expected at least one instance (checks are exhaustive on each instance; `[{}]` when there are no parameters)"));
+            return Err(self.field_err(
+                "instances",
+                "expected at least one instance (checks are exhaustive on each instance; `[{}]` when there are no parameters)",
+            ));
         }
         // arrays: a key that is the tuple of a bounded set.
         for (name, a) in &self.arrays {
@@ -150,7 +153,10 @@ impl Example {
             }
             let domain = self.parse_field(&format!("{field}.domain"), &s.domain)?;
             if domain.space().is_map() || domain.space().output.name.as_deref() != Some(s.name.as_str()) {
-                return Err(self.field_err(format!("{field}.domain"), format!("expected a set `{{ {}[...] : ... }}` (the tuple named as the statement), found `{}`", s.name, domain.space())));
+                return Err(self.field_err(
+                    format!("{field}.domain"),
+                    format!("expected a set `{{ {}[...] : ... }}` (the tuple named as the statement), found `{}`", s.name, domain.space()),
+                ));
             }
             let schedule = self.parse_field(&format!("{field}.schedule"), &s.schedule)?;
             let d = schedule.space().output.len();

@@ -73,10 +73,8 @@ fn liveness_from_the_polyalloc_field_and_the_options() {
     let path = data("pipe2");
     let mut j = jscop::Jscop::parse(&std::fs::read_to_string(&path).unwrap(), &path).unwrap();
     let mut life = jscop::Liveness { function: "pipe2".into(), ..Default::default() };
-    life.arrays.insert(
-        "MemRef_tmp".into(),
-        jscop::ArrayLife { name: "tmp".into(), storage: jscop::Storage::Stack, scratch: true, why: String::new() },
-    );
+    life.arrays
+        .insert("MemRef_tmp".into(), jscop::ArrayLife { name: "tmp".into(), storage: jscop::Storage::Stack, scratch: true, why: String::new() });
     j.polyalloc = Some(life);
     let ex = jscop::to_example(&j, &path, &JscopOptions::default()).unwrap();
     assert_eq!(conflicts(&ex, "tmp", &[]), pairs);

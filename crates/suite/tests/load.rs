@@ -1,4 +1,4 @@
-use polyalloc_suite::{load_dir, default_dir, Example, SuiteError};
+use polyalloc_suite::{default_dir, load_dir, Example, SuiteError};
 use std::path::Path;
 
 #[test]
@@ -8,8 +8,11 @@ fn every_bench_suite_file_loads() {
     for ex in &all {
         let metadata_only = ex.extra.get("status").and_then(|v| v.as_str()) == Some("metadata-only");
         assert!(metadata_only || !ex.instances.is_empty(), "{}: no instances", ex.id);
-        assert!(metadata_only || !ex.arrays.is_empty() || ex.extra.contains_key("flow") || ex.extra.contains_key("pugh"),
-            "{}: nothing to check", ex.id);
+        assert!(
+            metadata_only || !ex.arrays.is_empty() || ex.extra.contains_key("flow") || ex.extra.contains_key("pugh"),
+            "{}: nothing to check",
+            ex.id
+        );
     }
 }
 
@@ -54,11 +57,7 @@ fn accesses_and_live_out_over_several_arrays() {
         )
     };
     let live_out = "[N] -> { A[i] : i = N; B[i] : i >= N - 1 }";
-    let union = program(
-        r#""[N] -> { P[i] -> A[i]; P[i] -> B[i] }""#,
-        r#""[N] -> { C[i] -> A[i - 2]; C[i] -> B[i - 1] }""#,
-        live_out,
-    );
+    let union = program(r#""[N] -> { P[i] -> A[i]; P[i] -> B[i] }""#, r#""[N] -> { C[i] -> A[i - 2]; C[i] -> B[i - 1] }""#, live_out);
     let list = program(
         r#"["[N] -> { P[i] -> A[i] }", "[N] -> { P[i] -> B[i] }"]"#,
         r#"["[N] -> { C[i] -> A[i - 2] }", "[N] -> { C[i] -> B[i - 1] }"]"#,

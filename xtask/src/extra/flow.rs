@@ -20,8 +20,8 @@
 
 use super::PaperModule;
 use crate::results::PaperRow;
-use polyalloc::Input;
 use polyalloc::run::Backend;
+use polyalloc::Input;
 use polyalloc::Record;
 use polyalloc_alloc_flow::details::{FlowComparison, NodeVector};
 use polyalloc_alloc_flow::{vecs, FlowDetails};
@@ -43,7 +43,14 @@ impl PaperModule for FlowPaper {
         ex.extra.contains_key("flow")
     }
 
-    fn paper_rows(&self, input: &Input, selected: &[&str], records: &[Record], _backends: &[Backend], _time_limit: Option<Duration>) -> Vec<PaperRow> {
+    fn paper_rows(
+        &self,
+        input: &Input,
+        selected: &[&str],
+        records: &[Record],
+        _backends: &[Backend],
+        _time_limit: Option<Duration>,
+    ) -> Vec<PaperRow> {
         let ex = &input.example;
         if !selected.contains(&"flow") {
             return Vec::new();
@@ -163,7 +170,10 @@ fn compare_rows(ex: &Example, e: &PaperResult, d: &FlowDetails, out: &mut Vec<Pa
         x.polyalloc_mapping = Some(d.condition.clone());
         let norm = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>();
         let ok = norm(c) == norm(&d.condition);
-        x.note = Some(format!("run-time condition: Assumption 3 {} and the solution's {}; every comparison made: {}", d.assumption3, d.solution_condition, d.comparison_condition));
+        x.note = Some(format!(
+            "run-time condition: Assumption 3 {} and the solution's {}; every comparison made: {}",
+            d.assumption3, d.solution_condition, d.comparison_condition
+        ));
         out.push(finish(x, ok, if ok { "match" } else { "differ" }));
     }
     if let Some(im) = e.extra.get("intermediate").and_then(|v| v.as_object()) {
@@ -214,14 +224,23 @@ fn compare_rows(ex: &Example, e: &PaperResult, d: &FlowDetails, out: &mut Vec<Pa
             let mut x = row(ex, e, "(Problem 4 flow)");
             let paper: Option<Vec<(String, String, i64)>> =
                 fl.iter().map(|f| Some((f["from"].as_str()?.to_string(), f["to"].as_str()?.to_string(), f["f"].as_i64()?))).collect();
-            x.paper_mapping = Some(fl.iter().map(|f| format!("{}->{}: {}", f["from"].as_str().unwrap_or("?"), f["to"].as_str().unwrap_or("?"), f["f"])).collect::<Vec<_>>().join(", "));
-            x.polyalloc_mapping = Some(d.network.edges.iter().filter(|e| e.flow > 0).map(|e| format!("{}->{}: {}", e.from, e.to, e.flow)).collect::<Vec<_>>().join(", "));
+            x.paper_mapping = Some(
+                fl.iter()
+                    .map(|f| format!("{}->{}: {}", f["from"].as_str().unwrap_or("?"), f["to"].as_str().unwrap_or("?"), f["f"]))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            );
+            x.polyalloc_mapping = Some(
+                d.network.edges.iter().filter(|e| e.flow > 0).map(|e| format!("{}->{}: {}", e.from, e.to, e.flow)).collect::<Vec<_>>().join(", "),
+            );
             let result = match paper.map(|p| d.compare_flow(&p)) {
                 Some(FlowComparison::Same) => "match",
                 Some(FlowComparison::SameObjective) => "same size",
                 _ => "differ",
             };
-            x.note = Some("\"same size\": the paper's flow satisfies (24)-(25) on our G2 and has the same objective (23); min-cost flows are not unique".into());
+            x.note = Some(
+                "\"same size\": the paper's flow satisfies (24)-(25) on our G2 and has the same objective (23); min-cost flows are not unique".into(),
+            );
             out.push(finish(x, result != "differ", result));
         }
     }

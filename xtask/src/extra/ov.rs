@@ -22,8 +22,8 @@
 
 use super::PaperModule;
 use crate::results::PaperRow;
-use polyalloc::Input;
 use polyalloc::run::{Backend, Budgeted};
+use polyalloc::Input;
 use polyalloc::{Record, Status};
 use polyalloc_alloc::{AllocError, Problem, Verification};
 use polyalloc_alloc_ov::{problem_under_input, read_details, AovDetails, OvDetails, OvSection, ScheduleText, UovDetails};
@@ -215,11 +215,8 @@ impl PaperModule for OvPaper {
                     continue;
                 }
                 let Some(array) = e.array.clone() else { continue };
-                let scheds = if e.method == "ov" {
-                    vec![typed(e.extra.get("schedule")).unwrap_or_else(|| program_schedule(ex))]
-                } else {
-                    aov_schedules(ex)
-                };
+                let scheds =
+                    if e.method == "ov" { vec![typed(e.extra.get("schedule")).unwrap_or_else(|| program_schedule(ex))] } else { aov_schedules(ex) };
                 let solver = Budgeted::new(b.solver.as_ref(), time_limit);
                 verdicts.insert(k, paper_verdict(ex, k, &array, &scheds, &problems, &solver));
             }
@@ -232,7 +229,8 @@ impl PaperModule for OvPaper {
             }
             let array = e.array.clone().unwrap_or_else(|| "-".into());
             let (paper_verdict, verdict_ok) = verdicts.get(&k).cloned().unwrap_or((None, true));
-            let counts = (e.method == "ov" || e.method == "aov") && e.hyperplanes.is_some() && e.moduli.is_some() && e.expect.as_deref() != Some("invalid");
+            let counts =
+                (e.method == "ov" || e.method == "aov") && e.hyperplanes.is_some() && e.moduli.is_some() && e.expect.as_deref() != Some("invalid");
             let base = PaperRow {
                 paper_mapping: e.mapping.clone(),
                 paper_size: e.size.clone(),
@@ -315,8 +313,11 @@ impl PaperModule for OvPaper {
 
 /// A `schedule` entry of an occupancy-vector file, from the `ov` records of `backend`.
 fn schedule_row(ex: &Example, e: &polyalloc_suite::PaperResult, records: &[Record], backend: &str, row: &mut PaperRow) {
-    let ov: Vec<(&Record, OvDetails)> =
-        records.iter().filter(|r| r.example == ex.id && r.method == "ov" && r.backend == backend).filter_map(|r| Some((r, details(r).ok()?))).collect();
+    let ov: Vec<(&Record, OvDetails)> = records
+        .iter()
+        .filter(|r| r.example == ex.id && r.method == "ov" && r.backend == backend)
+        .filter_map(|r| Some((r, details(r).ok()?)))
+        .collect();
     if let Some(s) = typed::<ScheduleText>(e.extra.get("schedule")) {
         match ov.iter().find_map(|(_, d)| d.schedule_legality.iter().find(|l| l.schedule == s)) {
             Some(l) => {

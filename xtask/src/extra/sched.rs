@@ -24,8 +24,8 @@
 
 use super::PaperModule;
 use crate::results::PaperRow;
-use polyalloc::Input;
 use polyalloc::run::{Backend, Budgeted};
+use polyalloc::Input;
 use polyalloc::{Record, Status};
 use polyalloc_program::exec::{Executor, Storage};
 use polyalloc_sched::example::{self, PaperSchedule, PughExample};
@@ -44,11 +44,7 @@ fn printed(e: &PaperSchedule) -> String {
 }
 
 fn ours(d: &ScheduleDetails, stmts: &[String]) -> String {
-    stmts
-        .iter()
-        .filter_map(|s| d.schedules.get(s).map(|t| format!("{s}: {t}")))
-        .collect::<Vec<_>>()
-        .join("; ")
+    stmts.iter().filter_map(|s| d.schedules.get(s).map(|t| format!("{s}: {t}"))).collect::<Vec<_>>().join("; ")
 }
 
 fn base_row(ex: &Example, e: &PaperSchedule) -> PaperRow {
@@ -71,9 +67,8 @@ fn confirm_entry(pe: &PughExample, e: &PaperSchedule) -> Result<String, String> 
     let exec = Executor::with_hash_bodies(pe.program.clone()).with_reduction_arrays(pe.reduction_arrays.clone());
     let names: Vec<String> = pe.program.statements.iter().map(|s| s.name.clone()).collect();
     for inst in &pe.instances {
-        let rep = exec
-            .compare_schedule(inst, &|k, it| Ok(vec![e.schedule.time(&names[k], inst, it)?]), &Storage::new())
-            .map_err(|x| x.to_string())?;
+        let rep =
+            exec.compare_schedule(inst, &|k, it| Ok(vec![e.schedule.time(&names[k], inst, it)?]), &Storage::new()).map_err(|x| x.to_string())?;
         if !rep.ok() {
             return Err(format!("executor at {inst:?}: {}", rep.summary()));
         }
@@ -156,9 +151,7 @@ impl PaperModule for Sched {
             let mut final_notes = Vec::new();
             if e.role != "trial" {
                 if alternative {
-                    final_notes.push(
-                        "the paper's alternative, not its choice: polyalloc picks unary coefficients like the paper".to_string(),
-                    );
+                    final_notes.push("the paper's alternative, not its choice: polyalloc picks unary coefficients like the paper".to_string());
                 }
                 match confirm_entry(&pe, e) {
                     Ok(s) if !s.is_empty() => final_notes.push(s),
@@ -171,9 +164,9 @@ impl PaperModule for Sched {
             }
             for b in backends {
                 let mut row = PaperRow { backend: Some(b.name.clone()), ..base.clone() };
-                let rec = records.iter().find(|r| {
-                    r.example == ex.id && r.array == target_name(e.respect_broadcast) && r.method == METHOD && r.backend == b.name
-                });
+                let rec = records
+                    .iter()
+                    .find(|r| r.example == ex.id && r.array == target_name(e.respect_broadcast) && r.method == METHOD && r.backend == b.name);
                 let details = rec.and_then(|r| ScheduleDetails::from_details(&r.details).ok());
                 let Some(d) = details else {
                     row.note = Some(match rec {

@@ -53,7 +53,6 @@ fn narrow(m: &[Vec<i128>], what: &'static str) -> R<IMatrix> {
     m.iter().map(|r| r.iter().map(|&x| to_i64(x, what)).collect()).collect()
 }
 
-
 /// Column echelon reduction `rows . V = L` by unimodular column operations: `L` is
 /// lower echelon (row `r` has its pivot in the next free column, zero after it), with
 /// positive pivots. Returns `(L, V, W)` with `W = V^{-1}`, and the pivot column of each
@@ -285,10 +284,7 @@ pub fn determinant(a: &[Vec<i64>]) -> R<i64> {
         }
         for i in k + 1..n {
             for j in k + 1..n {
-                let t = m[i][j]
-                    .checked_mul(m[k][k])
-                    .and_then(|x| x.checked_sub(m[i][k].checked_mul(m[k][j])?))
-                    .ok_or(LinAlgError::Overflow(W))?;
+                let t = m[i][j].checked_mul(m[k][k]).and_then(|x| x.checked_sub(m[i][k].checked_mul(m[k][j])?)).ok_or(LinAlgError::Overflow(W))?;
                 m[i][j] = t / prev;
             }
         }
@@ -344,7 +340,11 @@ pub fn orthogonal_complement(rows: &[Vec<i64>], n: usize) -> Option<Vec<Vec<i64>
         let l = m.iter().fold(1i128, |acc, row| {
             let p = row.iter().position(|&x| x != 0).map_or(1, |i| row[i]);
             let g = super::gcd_i128(acc, p);
-            if g == 0 { acc } else { acc / g * p.abs() }
+            if g == 0 {
+                acc
+            } else {
+                acc / g * p.abs()
+            }
         });
         let mut x = vec![0i128; n];
         x[f] = l;
@@ -452,7 +452,16 @@ mod tests {
             let points = |r: i64, k: usize| -> Vec<Vec<i64>> {
                 let mut out = vec![vec![]];
                 for _ in 0..k {
-                    out = out.into_iter().flat_map(|p: Vec<i64>| (-r..=r).map(move |v| { let mut q = p.clone(); q.push(v); q })).collect();
+                    out = out
+                        .into_iter()
+                        .flat_map(|p: Vec<i64>| {
+                            (-r..=r).map(move |v| {
+                                let mut q = p.clone();
+                                q.push(v);
+                                q
+                            })
+                        })
+                        .collect();
                 }
                 out
             };

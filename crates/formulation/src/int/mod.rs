@@ -6,7 +6,6 @@
 
 pub mod lin;
 
-
 use crate::error::{ovf, Result};
 
 /// Greatest common divisor (non-negative; `gcd(0, 0) = 0`).
@@ -79,19 +78,14 @@ pub fn to_i64(x: i128, what: &str) -> Result<i64> {
 
 /// `a*x + b*y` element-wise, checked.
 pub fn lin_comb(a: i64, x: &[i64], b: i64, y: &[i64]) -> Result<Vec<i64>> {
-    x.iter()
-        .zip(y)
-        .map(|(&xi, &yi)| add(mul(a, xi)?, mul(b, yi)?))
-        .collect()
+    x.iter().zip(y).map(|(&xi, &yi)| add(mul(a, xi)?, mul(b, yi)?)).collect()
 }
 
 /// Dot product of a row with a point (row[0] is the constant, point is indexed from column 1).
 pub fn eval_row(row: &[i64], point: &[i64]) -> Result<i64> {
     let mut acc: i128 = row[0] as i128;
     for (c, x) in row[1..].iter().zip(point) {
-        acc = acc
-            .checked_add((*c as i128) * (*x as i128))
-            .ok_or_else(|| ovf("evaluating a constraint"))?;
+        acc = acc.checked_add((*c as i128) * (*x as i128)).ok_or_else(|| ovf("evaluating a constraint"))?;
     }
     to_i64(acc, "evaluating a constraint")
 }

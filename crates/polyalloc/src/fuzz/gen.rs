@@ -172,9 +172,8 @@ impl Case {
     /// The array's data space in isl text.
     pub fn space_text(&self) -> String {
         let dims = self.dims();
-        let bounds: Vec<String> = (0..self.n)
-            .map(|j| format!("0 <= {} <= {}", dims[j], affine(&[self.extents[j].1, self.extents[j].0], &["N"])))
-            .collect();
+        let bounds: Vec<String> =
+            (0..self.n).map(|j| format!("0 <= {} <= {}", dims[j], affine(&[self.extents[j].1, self.extents[j].0], &["N"]))).collect();
         format!("[N] -> {{ A[{}] : {} }}", dims.join(", "), bounds.join(" and "))
     }
 
@@ -211,7 +210,11 @@ impl Case {
             let its = it.join(", ");
             let dom: Vec<String> = it.iter().map(|v| format!("0 <= {v} < N")).collect();
             let names: Vec<&str> = it.iter().map(String::as_str).collect();
-            let sched: Vec<String> = s.schedule.iter().map(|r| affine(&[r[0], 0].iter().chain(&r[1..]).copied().collect::<Vec<_>>(), &[&["N"], &names[..]].concat())).collect();
+            let sched: Vec<String> = s
+                .schedule
+                .iter()
+                .map(|r| affine(&[r[0], 0].iter().chain(&r[1..]).copied().collect::<Vec<_>>(), &[&["N"], &names[..]].concat()))
+                .collect();
             let mut reads = Vec::new();
             for (row, off) in &s.reads {
                 let cells: Vec<String> = it.iter().zip(off).map(|(v, o)| affine(&[*o, 0, 1], &["N", v])).collect();

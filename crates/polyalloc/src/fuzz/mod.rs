@@ -128,7 +128,9 @@ impl Report {
     /// A Markdown table of the counts and the list of findings.
     pub fn to_markdown(&self) -> String {
         let mut s = format!("Fuzzing: seed {}, {} cases\n\n", self.seed, self.cases);
-        s.push_str("| method | runs | verified | wrong verdicts | refuted | crashes | other failures | seconds |\n|---|---|---|---|---|---|---|---|\n");
+        s.push_str(
+            "| method | runs | verified | wrong verdicts | refuted | crashes | other failures | seconds |\n|---|---|---|---|---|---|---|---|\n",
+        );
         let row = |name: &str, c: &Counts| {
             let other: Vec<String> = c.failed.iter().map(|(k, v)| format!("{k} {v}")).collect();
             format!(
@@ -224,7 +226,10 @@ pub fn run_case(case: &Case, backend: &Backend, time_limit: Option<Duration>) ->
                     Failure::Refuted { .. } => {
                         let brute = e.outcome.as_ref().and_then(|o| o.mapping.as_ref()).map(|m| oracle::check(case, &plain(m)));
                         let mapping = e.outcome.as_ref().and_then(|o| o.mapping.as_ref()).map(|m| m.to_string()).unwrap_or_default();
-                        Outcome::Refuted { reason: format!("{mapping}: {}", e.failure), confirmed: matches!(brute, Some(Err(Wrong::Collision { .. } | Wrong::Modulus { .. }))) }
+                        Outcome::Refuted {
+                            reason: format!("{mapping}: {}", e.failure),
+                            confirmed: matches!(brute, Some(Err(Wrong::Collision { .. } | Wrong::Modulus { .. }))),
+                        }
                     }
                     f => Outcome::Failed { kind: format!("{}/{}", f.status().label(), f.kind()), reason: e.to_string() },
                 },

@@ -7,7 +7,7 @@
 //! still needed, `W(x) <= W(y) < R(x)` or `x` live-out, reads before writes at equal
 //! times); and it evaluates the mapping `((h . x) mod e)` with its own arithmetic.
 
-use super::gen::{Case, Kind, GenProgram};
+use super::gen::{Case, GenProgram, Kind};
 
 /// A mapping as plain numbers: per storage row the hyperplane and the modulus as
 /// `(constant, coefficient of N)`, `None` when the row is not folded.
@@ -126,11 +126,8 @@ fn program_conflicts(p: &GenProgram, n: i64) -> Vec<(Vec<i64>, Vec<i64>)> {
     let mut values: Vec<(Vec<i64>, Vec<i64>, Option<Vec<i64>>)> = Vec::new();
     for (k, (w, cell, _)) in events.iter().enumerate() {
         let next = events[k + 1..].iter().find(|e| &e.1 == cell).map(|e| e.0.clone());
-        let last_use = events
-            .iter()
-            .filter(|e| e.0 > *w && next.as_ref().is_none_or(|nw| e.0 <= *nw) && e.2.contains(cell))
-            .map(|e| e.0.clone())
-            .max();
+        let last_use =
+            events.iter().filter(|e| e.0 > *w && next.as_ref().is_none_or(|nw| e.0 <= *nw) && e.2.contains(cell)).map(|e| e.0.clone()).max();
         let live_out = next.is_none() && p.live_out_last && cell[0] == last;
         match (live_out, last_use) {
             (true, _) => values.push((cell.clone(), w.clone(), None)),
@@ -196,7 +193,7 @@ pub fn check_at(case: &Case, mapping: &PlainMapping, instances: &[i64]) -> Resul
 
 #[cfg(test)]
 mod tests {
-    use super::super::gen::{Row, GenStmt};
+    use super::super::gen::{GenStmt, Row};
     use super::*;
 
     fn one_d(rows: Vec<Row>, ext: (i64, i64)) -> Case {
