@@ -27,7 +27,7 @@
 //! offsets still wide, a box's intra-array key is already exact.
 
 use crate::decision::{BoundRow, GammaRow, Side};
-use crate::presolve::{UwSystem, MAX_OPTIMA};
+use crate::presolve::{least_abs_dot, UwSystem, MAX_OPTIMA};
 
 /// One objective of the row's ILP, in priority order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,23 +117,6 @@ fn unsettled(free: &[&GammaRow], rows: &[u32], lo: &[i64], hi: &[i64]) -> Option
         }
     }
     Some(out)
-}
-
-/// The least `|d . y|` over the box.
-fn least_abs_dot(d: &[i64], lo: &[i64], hi: &[i64]) -> i128 {
-    let (mut a, mut b) = (0i128, 0i128);
-    for (&d, (&l, &h)) in d.iter().zip(lo.iter().zip(hi)) {
-        let (x, y) = (d as i128 * l as i128, d as i128 * h as i128);
-        a += x.min(y);
-        b += x.max(y);
-    }
-    if a > 0 {
-        a
-    } else if b < 0 {
-        -b
-    } else {
-        0
-    }
 }
 
 /// The least `|y_j|` over the box.

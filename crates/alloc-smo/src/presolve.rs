@@ -168,21 +168,7 @@ pub(crate) fn lex_best(p: &EtaProblem<'_>, rows: &[&BoundRow], np: usize, u_max:
     let (mut rhs, mut total) = (Vec::with_capacity(rows.len()), Vec::with_capacity(rows.len()));
     let mut key_bound = |lo: &[i64], hi: &[i64]| -> Option<Vec<i128>> {
         rhs.clear();
-        rhs.extend(rows.iter().map(|r| {
-            let (mut a, mut b) = (0i128, 0i128);
-            for (&d, (&l, &h)) in r.d.iter().zip(lo.iter().zip(hi)) {
-                let (x, y) = (d as i128 * l as i128, d as i128 * h as i128);
-                a += x.min(y);
-                b += x.max(y);
-            }
-            if a > 0 {
-                a
-            } else if b < 0 {
-                -b
-            } else {
-                0
-            }
-        }));
+        rhs.extend(rows.iter().map(|r| least_abs_dot(&r.d, lo, hi)));
         let mut k = Vec::with_capacity(np + 3);
         if !sys.least(&rhs, &mut k, &mut total) {
             return None;
@@ -354,6 +340,24 @@ fn upper(p: &EtaProblem<'_>, alive: &[u32], lo: &[i64], hi: &[i64]) -> (i64, Vec
         })
         .collect();
     (p.always + kept.iter().map(|&i| p.pieces[i as usize].weight).sum::<i64>(), kept)
+}
+
+/// The least `|d . y|` over the box `lo <= y <= hi` (0 when the box straddles
+/// `d . y = 0`): the key bound of a box, here and in the inter-array search.
+pub(crate) fn least_abs_dot(d: &[i64], lo: &[i64], hi: &[i64]) -> i128 {
+    let (mut a, mut b) = (0i128, 0i128);
+    for (&d, (&l, &h)) in d.iter().zip(lo.iter().zip(hi)) {
+        let (x, y) = (d as i128 * l as i128, d as i128 * h as i128);
+        a += x.min(y);
+        b += x.max(y);
+    }
+    if a > 0 {
+        a
+    } else if b < 0 {
+        -b
+    } else {
+        0
+    }
 }
 
 #[cfg(test)]

@@ -206,6 +206,24 @@ enum Store {
     Sparse(crate::model::FxMap<CellKey, i64>),
 }
 
+/// The row-major index of `cell` in the box of lower corner `lo` and extents `ext`
+/// (`None` outside it): the dense index of the executor's stores and of max-live.
+#[inline]
+pub(crate) fn box_index(lo: &[i64], ext: &[i64], cell: &[i64]) -> Option<usize> {
+    if cell.len() != lo.len() {
+        return None;
+    }
+    let mut idx: usize = 0;
+    for ((c, l), e) in cell.iter().zip(lo).zip(ext) {
+        let d = *c as i128 - *l as i128;
+        if d < 0 || d >= *e as i128 {
+            return None;
+        }
+        idx = idx * (*e as usize) + d as usize;
+    }
+    Some(idx)
+}
+
 /// The extents of the box `lo..=hi` and its number of cells, `None` when an extent
 /// does not fit an `i64`.
 fn box_extents(lo: &[i64], hi: &[i64]) -> Option<(Vec<i64>, u128)> {
@@ -238,18 +256,7 @@ impl Mem {
     }
     #[inline]
     fn slot(lo: &[i64], ext: &[i64], cell: &[i64]) -> Option<usize> {
-        if cell.len() != lo.len() {
-            return None;
-        }
-        let mut idx: usize = 0;
-        for ((c, l), e) in cell.iter().zip(lo).zip(ext) {
-            let d = *c as i128 - *l as i128;
-            if d < 0 || d >= *e as i128 {
-                return None;
-            }
-            idx = idx * (*e as usize) + d as usize;
-        }
-        Some(idx)
+        box_index(lo, ext, cell)
     }
     /// The slot of `cell` in the dense store of storage array `a` (`None`: outside its
     /// box, or a hashed store).

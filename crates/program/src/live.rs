@@ -90,20 +90,7 @@ impl CellIndex {
     #[inline]
     fn get(&self, cell: &[i64]) -> Option<usize> {
         match self {
-            CellIndex::Dense { lo, ext } => {
-                if cell.len() != lo.len() {
-                    return None;
-                }
-                let mut idx = 0usize;
-                for ((c, l), e) in cell.iter().zip(lo).zip(ext) {
-                    let d = *c as i128 - *l as i128;
-                    if d < 0 || d >= *e as i128 {
-                        return None;
-                    }
-                    idx = idx * (*e as usize) + d as usize;
-                }
-                Some(idx)
-            }
+            CellIndex::Dense { lo, ext } => crate::exec::box_index(lo, ext, cell),
             CellIndex::Sparse { ids, .. } => ids.get(cell).map(|&k| k as usize),
         }
     }
