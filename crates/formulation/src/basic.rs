@@ -6,7 +6,6 @@ use crate::error::{ovf, Error, Result};
 use crate::fm;
 use crate::int;
 use crate::space::{Space, Tuple};
-use std::collections::HashMap;
 
 /// A basic set: the integer points `x` (with parameters `P`) such that there exist
 /// integer locals `e` with `A (P, x, e) + b >= 0` and `C (P, x, e) + d = 0`.
@@ -260,34 +259,34 @@ impl BasicSet {
             }
             eqs.sort();
             eqs.dedup();
-            // Keyed by coefficient vector (without constant): the tightest constant.
-            let mut best: HashMap<Vec<i64>, i64> = HashMap::new();
+            // Per coefficient vector (without the constant), the tightest constant: rows
+            // sorted by coefficients, the smallest constant first, then one per vector
+            // (sorting, not hashing: a few rows, and the order of the result is sorted).
+            let mut best: Vec<Vec<i64>> = Vec::new();
             for mut r in std::mem::take(&mut self.ineqs) {
                 match normalize_ineq(&mut r) {
                     None => {
                         self.set_marked_empty();
                         return Ok(());
                     }
-                    Some(true) => {
-                        let e = best.entry(r[1..].to_vec()).or_insert(r[0]);
-                        *e = (*e).min(r[0]);
-                    }
+                    Some(true) => best.push(r),
                     Some(false) => {}
                 }
             }
+            best.sort_unstable_by(|a, b| a[1..].cmp(&b[1..]).then(a[0].cmp(&b[0])));
+            best.dedup_by(|later, kept| later[1..] == kept[1..]);
             // Inequalities implied by an equality with the same or opposite direction.
-            let mut eq_keys: HashMap<Vec<i64>, i64> = HashMap::new();
-            for e in &eqs {
-                eq_keys.insert(e[1..].to_vec(), e[0]);
-            }
+            let mut eq_keys: Vec<&Vec<i64>> = eqs.iter().collect();
+            eq_keys.sort_by(|a, b| a[1..].cmp(&b[1..]));
+            let eq_const = |k: &[i64]| eq_keys.binary_search_by(|e| e[1..].cmp(k)).ok().map(|i| eq_keys[i][0]);
+            let best_const = |k: &[i64]| best.binary_search_by(|r| r[1..].cmp(k)).ok().map(|i| best[i][0]);
             let mut new_eqs = Vec::new();
             let mut ineqs = Vec::new();
             let mut empty = false;
-            let mut keys: Vec<_> = best.keys().cloned().collect();
-            keys.sort();
-            for k in keys {
-                let c = best[&k];
-                if let Some(&ce) = eq_keys.get(&k) {
+            let mut neg: Vec<i64> = Vec::new();
+            for row in &best {
+                let (c, k) = (row[0], &row[1..]);
+                if let Some(ce) = eq_const(k) {
                     // k.x = -ce; row says k.x >= -c
                     if -ce >= -c {
                         continue;
@@ -295,8 +294,9 @@ impl BasicSet {
                     empty = true;
                     break;
                 }
-                let neg: Vec<i64> = k.iter().map(|&x| -x).collect();
-                if let Some(&ce) = eq_keys.get(&neg) {
+                neg.clear();
+                neg.extend(k.iter().map(|&x| -x));
+                if let Some(ce) = eq_const(&neg) {
                     // -k.x = -ce -> k.x = ce; row k.x + c >= 0 -> ce + c >= 0
                     if ce.checked_add(c).ok_or_else(|| ovf("simplifying"))? >= 0 {
                         continue;
@@ -304,7 +304,7 @@ impl BasicSet {
                     empty = true;
                     break;
                 }
-                if let Some(&cn) = best.get(&neg) {
+                if let Some(cn) = best_const(&neg) {
                     // k.x + c >= 0 and -k.x + cn >= 0: -c <= k.x <= cn
                     let s = c.checked_add(cn).ok_or_else(|| ovf("simplifying"))?;
                     if s < 0 {
@@ -312,15 +312,11 @@ impl BasicSet {
                         break;
                     }
                     if s == 0 {
-                        let mut r = vec![c];
-                        r.extend_from_slice(&k);
-                        new_eqs.push(r);
+                        new_eqs.push(row.clone());
                         continue;
                     }
                 }
-                let mut r = vec![c];
-                r.extend_from_slice(&k);
-                ineqs.push(r);
+                ineqs.push(row.clone());
             }
             if empty {
                 self.set_marked_empty();

@@ -65,7 +65,7 @@ impl ModularMapping {
                 line: t.line,
                 column: t.col,
                 expected: expected.into(),
-                found: if t.tok == Tok::Eof { "end of input".into() } else { format!("`{}`", t.text) },
+                found: if t.tok == Tok::Eof { "end of input".into() } else { format!("`{}`", t.text()) },
             })
         };
         let is = |pos: usize, s: &str| matches!(&toks[pos].tok, Tok::Sym(x) if *x == s);
@@ -162,7 +162,7 @@ impl ModularMapping {
         let array = Tuple { name, dims: dims.clone() };
         let asp = Space::set(&pnames, array.clone());
         let psp = Space::set(&pnames, Tuple::anonymous(&[]));
-        let text_of = |ix: &[usize]| ix.iter().map(|&i| toks[i].text.clone()).collect::<Vec<_>>().join(" ");
+        let text_of = |ix: &[usize]| ix.iter().map(|&i| toks[i].text()).collect::<Vec<_>>().join(" ");
         let mut rows = Vec::new();
         if comps.len() == 1 && comps[0].is_empty() {
             comps.clear();

@@ -5,7 +5,6 @@ use crate::basic::BasicSet;
 use crate::error::{Error, ParseError, Result};
 use crate::set::Set;
 use crate::space::{Space, Tuple};
-use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Tok {
@@ -20,60 +19,79 @@ pub(crate) struct Token {
     pub tok: Tok,
     pub line: usize,
     pub col: usize,
-    pub text: String,
+    /// Length in characters (an integer's text, leading zeros included, is its value
+    /// padded to it).
+    pub len: usize,
+}
+
+impl Token {
+    /// The token as written, for messages.
+    pub fn text(&self) -> String {
+        match &self.tok {
+            Tok::Ident(s) => s.clone(),
+            Tok::Int(v) => format!("{v:0width$}", width = self.len),
+            Tok::Sym(s) => (*s).to_string(),
+            Tok::Eof => "end of input".to_string(),
+        }
+    }
 }
 
 const SYMS: &[&str] = &["->", "<=", ">=", "==", "!=", "[", "]", "{", "}", "(", ")", ":", ";", ",", "+", "-", "*", "/", "<", ">", "=", "^"];
 
 pub(crate) fn lex(text: &str) -> Result<Vec<Token>, ParseError> {
-    let mut out = Vec::new();
-    let chars: Vec<char> = text.chars().collect();
-    let (mut i, mut line, mut col) = (0usize, 1usize, 1usize);
-    while i < chars.len() {
-        let c = chars[i];
+    // A token every two or three bytes at most in practice: one allocation for the list.
+    let mut out = Vec::with_capacity(text.len() / 3 + 1);
+    let mut chars = text.char_indices().peekable();
+    let (mut line, mut col) = (1usize, 1usize);
+    while let Some(&(i, c)) = chars.peek() {
         if c == '\n' {
-            i += 1;
+            chars.next();
             line += 1;
             col = 1;
             continue;
         }
         if c.is_whitespace() {
-            i += 1;
+            chars.next();
             col += 1;
             continue;
         }
         if c.is_ascii_digit() {
-            let start = i;
-            while i < chars.len() && chars[i].is_ascii_digit() {
-                i += 1;
+            let mut end = i;
+            let mut n = 0;
+            while let Some(&(j, d)) = chars.peek().filter(|(_, d)| d.is_ascii_digit()) {
+                end = j + d.len_utf8();
+                n += 1;
+                chars.next();
             }
-            let s: String = chars[start..i].iter().collect();
+            let s = &text[i..end];
             let v = s.parse::<i64>().map_err(|_| ParseError {
                 line,
                 column: col,
                 expected: "an integer that fits in 64 bits".into(),
-                found: s.clone(),
+                found: s.to_string(),
             })?;
-            out.push(Token { tok: Tok::Int(v), line, col, text: s.clone() });
-            col += i - start;
+            out.push(Token { tok: Tok::Int(v), line, col, len: n });
+            col += n;
             continue;
         }
         if c.is_alphabetic() || c == '_' {
-            let start = i;
-            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '\'') {
-                i += 1;
+            let mut end = i;
+            let mut n = 0;
+            while let Some(&(j, d)) = chars.peek().filter(|(_, d)| d.is_alphanumeric() || *d == '_' || *d == '\'') {
+                end = j + d.len_utf8();
+                n += 1;
+                chars.next();
             }
-            let s: String = chars[start..i].iter().collect();
-            out.push(Token { tok: Tok::Ident(s.clone()), line, col, text: s });
-            col += i - start;
+            out.push(Token { tok: Tok::Ident(text[i..end].to_string()), line, col, len: n });
+            col += n;
             continue;
         }
-        let rest: String = chars[i..chars.len().min(i + 2)].iter().collect();
-        let sym = SYMS.iter().find(|s| rest.starts_with(**s));
-        match sym {
+        match SYMS.iter().find(|s| text[i..].starts_with(**s)) {
             Some(s) => {
-                out.push(Token { tok: Tok::Sym(s), line, col, text: s.to_string() });
-                i += s.len();
+                out.push(Token { tok: Tok::Sym(s), line, col, len: s.len() });
+                for _ in 0..s.len() {
+                    chars.next();
+                }
                 col += s.len();
             }
             None => {
@@ -86,7 +104,7 @@ pub(crate) fn lex(text: &str) -> Result<Vec<Token>, ParseError> {
             }
         }
     }
-    out.push(Token { tok: Tok::Eof, line, col, text: "end of input".into() });
+    out.push(Token { tok: Tok::Eof, line, col, len: 0 });
     Ok(out)
 }
 
@@ -101,31 +119,52 @@ enum Var {
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Lin {
-    terms: BTreeMap<Var, i64>,
+    /// Nonzero coefficients, sorted by variable (a linear form has few terms: a sorted
+    /// vector allocates once where a map allocated per node).
+    terms: Vec<(Var, i64)>,
     c: i64,
 }
 
 impl Lin {
     fn constant(c: i64) -> Lin {
-        Lin { terms: BTreeMap::new(), c }
+        Lin { terms: Vec::new(), c }
     }
     fn var(v: Var) -> Lin {
-        let mut t = BTreeMap::new();
-        t.insert(v, 1);
-        Lin { terms: t, c: 0 }
+        Lin { terms: vec![(v, 1)], c: 0 }
     }
     fn is_const(&self) -> bool {
-        self.terms.values().all(|&v| v == 0)
+        self.terms.iter().all(|&(_, v)| v == 0)
     }
     fn add_scaled(&self, o: &Lin, k: i64) -> Option<Lin> {
-        let mut r = self.clone();
-        for (v, c) in &o.terms {
-            let e = r.terms.entry(*v).or_insert(0);
-            *e = e.checked_add(c.checked_mul(k)?)?;
+        // A merge of the two sorted term lists.
+        let mut terms = Vec::with_capacity(self.terms.len() + o.terms.len());
+        let (mut i, mut j) = (0, 0);
+        while i < self.terms.len() || j < o.terms.len() {
+            let (v, c) = match (self.terms.get(i), o.terms.get(j)) {
+                (Some(&(a, ca)), Some(&(b, cb))) if a == b => {
+                    i += 1;
+                    j += 1;
+                    (a, ca.checked_add(cb.checked_mul(k)?)?)
+                }
+                (Some(&(a, ca)), Some(&(b, _))) if a < b => {
+                    i += 1;
+                    (a, ca)
+                }
+                (Some(&(a, ca)), None) => {
+                    i += 1;
+                    (a, ca)
+                }
+                (_, Some(&(b, cb))) => {
+                    j += 1;
+                    (b, cb.checked_mul(k)?)
+                }
+                (None, None) => break,
+            };
+            if c != 0 {
+                terms.push((v, c));
+            }
         }
-        r.terms.retain(|_, c| *c != 0);
-        r.c = r.c.checked_add(o.c.checked_mul(k)?)?;
-        Some(r)
+        Some(Lin { terms, c: self.c.checked_add(o.c.checked_mul(k)?)? })
     }
     fn scale(&self, k: i64) -> Option<Lin> {
         Lin::default().add_scaled(self, k)
@@ -184,11 +223,18 @@ fn and(a: Dnf, b: Dnf) -> Dnf {
     let n = a.count().saturating_mul(b.count());
     match (a, b) {
         (Dnf::Pieces(a), Dnf::Pieces(b)) if n <= MAX_DNF_PIECES as u128 => {
+            // By move where it can: a chain `c1 and c2 and ...` of single pieces would
+            // otherwise copy the conjunction so far at every `and`.
             let mut out = Vec::with_capacity(n as usize);
-            for x in &a {
-                for y in &b {
-                    let mut c = x.clone();
-                    c.extend(y.iter().cloned());
+            for x in a {
+                if let Some((last, rest)) = b.split_last() {
+                    for y in rest {
+                        let mut c = x.clone();
+                        c.extend(y.iter().cloned());
+                        out.push(c);
+                    }
+                    let mut c = x;
+                    c.extend(last.iter().cloned());
                     out.push(c);
                 }
             }
@@ -285,7 +331,7 @@ impl Parser {
         let t = &self.toks[self.pos];
         let found = match &t.tok {
             Tok::Eof => "end of input".to_string(),
-            _ => format!("`{}`", t.text),
+            _ => format!("`{}`", t.text()),
         };
         let e = ParseError { line: t.line, column: t.col, expected: expected.to_string(), found };
         let further = match &self.furthest {
@@ -726,7 +772,7 @@ impl Parser {
         let nd = space.n_dim();
         // Only the locals used by this conjunct, in order.
         let mut used: Vec<usize> =
-            conj.iter().flat_map(|(l, _)| l.terms.keys().filter_map(|v| if let Var::Local(k) = v { Some(*k) } else { None })).collect();
+            conj.iter().flat_map(|(l, _)| l.terms.iter().filter_map(|(v, _)| if let Var::Local(k) = v { Some(*k) } else { None })).collect();
         used.sort();
         used.dedup();
         let mut b = BasicSet::universe(space.clone());
@@ -735,11 +781,11 @@ impl Parser {
         for (l, kind) in conj {
             let mut row = vec![0i64; n];
             row[0] = l.c;
-            for (v, &c) in &l.terms {
+            for &(v, c) in &l.terms {
                 let col = match v {
                     Var::Param(i) => 1 + i,
                     Var::Dim(j) => 1 + np + j,
-                    Var::Local(k) => 1 + np + nd + used.iter().position(|u| u == k)?,
+                    Var::Local(k) => 1 + np + nd + used.iter().position(|&u| u == k)?,
                 };
                 row[col] = row[col].checked_add(c)?;
             }

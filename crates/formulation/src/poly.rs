@@ -177,7 +177,7 @@ impl PolyParser {
             line: t.line,
             column: t.col,
             expected: expected.into(),
-            found: if t.tok == crate::parse::Tok::Eof { "end of input".into() } else { format!("`{}`", t.text) },
+            found: if t.tok == crate::parse::Tok::Eof { "end of input".into() } else { format!("`{}`", t.text()) },
         })
     }
     fn sym(&self, s: &str) -> bool {

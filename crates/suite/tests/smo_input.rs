@@ -207,3 +207,31 @@ fn statement_counts_are_bounded_and_agree_with_the_content() {
     assert_eq!((line, col), (9, 1), "{msg}");
     assert!(msg.contains("declares 99 statements, but its conflict polyhedra name only statements 0 to 0"), "{msg}");
 }
+
+/// `Example::load` does not validate what it reads from this format (its sets were
+/// checked while reading): every reading must pass `validate` all the same. Over the
+/// bench-suite's input, the inline files, and the SMO tool's corpus when it is present
+/// (`POLYALLOC_SMO_CORPUS`, else `../shared/corpus/smo-tool` beside the workspace).
+#[test]
+fn every_reading_is_a_valid_example() {
+    let mut texts: Vec<(String, String)> =
+        vec![("chain.smo.input".into(), CHAIN.to_string()), ("double-buffer-1d.smo.input".into(), double_buffer())];
+    let corpus = match std::env::var_os("POLYALLOC_SMO_CORPUS") {
+        Some(p) if !p.is_empty() => std::path::PathBuf::from(p),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/smo-tool"),
+    };
+    for kind in ["intra-array", "inter-array"] {
+        let Ok(dir) = std::fs::read_dir(corpus.join("examples").join(kind)) else { continue };
+        for e in dir.flatten() {
+            let name = e.file_name().to_string_lossy().to_string();
+            if is_smo_input(&e.path()) {
+                texts.push((format!("{kind}/{name}"), std::fs::read_to_string(e.path()).expect("readable")));
+            }
+        }
+    }
+    for (name, text) in &texts {
+        let ex = read(text, Path::new(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        ex.validate().unwrap_or_else(|e| panic!("{name}: read, but not valid: {e}"));
+        assert!(!ex.instances.is_empty(), "{name}: no instance");
+    }
+}
