@@ -16,13 +16,12 @@
 //!   verified mapping; the rest is printed, not asserted.
 //! * The reverse-L BBA rows (reverse-L, stencil-2d-5x5) are reproduced on the Fig. 7a
 //!   orientation of the conflict set, which the files use; `bba_depends_on_the_decomposition`
-//!   shows the instability 001 Sec. 6.2 describes on another orientation.
+//!   shows the instability Darte et al. 2015, Sec. 6.2 describes on another orientation.
 //! * Rows the file gives without hyperplanes (informational) are skipped.
 
-use polyalloc_alloc::{allocate, Allocation};
 use polyalloc_formulation::{ModularMapping, Polynomial};
 use polyalloc_suite::{default_dir, load_dir, Example, PaperResult};
-use polyalloc_tests::{backends, method};
+use polyalloc_tests::{allocate, backends, method, Mapped as Allocation};
 
 /// Rows (example id, method, variant) not reproduced by polyalloc, with the reason.
 /// They must still give a verified mapping; their size and rows are printed, not
@@ -150,7 +149,7 @@ fn table1_rows_are_reproduced_on_every_backend() {
     assert!(checked >= expected * backends().len(), "only {checked} rows checked, expected {expected} per backend");
 }
 
-/// 001 Sec. 6.2 and Fig. 7: BBA's (SMO's) answer depends on how the conflict set is
+/// Darte et al. 2015, Sec. 6.2 and Fig. 7: BBA's (SMO's) answer depends on how the conflict set is
 /// decomposed. On the Fig. 7a orientation (the files' half relation) SMO finds
 /// 3x - 2y mod (5N - 4) (checked in the table test); on the lexicographic orientation of
 /// the same symmetric conflict set, no hyperplane keeps every polyhedron on one side and
@@ -180,7 +179,7 @@ fn bba_depends_on_the_decomposition() {
     }
 }
 
-/// 001 Sec. 2, Sec. 4.2.3 and Fig. 3: on the reverse-L, Heuristic 2 first finds the
+/// Darte et al. 2015, Sec. 2, Sec. 4.2.3 and Fig. 3: on the reverse-L, Heuristic 2 first finds the
 /// reuse vector (2, 2) (a_1 = (1, 1), rho_1 = 2) and then no constant one; Heuristic 3
 /// gives (y mod 2, x - y mod (2N - 1)). Fig. 2: Heuristic 1 alone gives N^2.
 #[test]
@@ -200,7 +199,7 @@ fn fig1_reverse_l() {
     }
 }
 
-/// 001 Sec. 5.2 and Fig. 5: the blur filter gives (y - 2x) mod (2N + 1) (the reuse
+/// Darte et al. 2015, Sec. 5.2 and Fig. 5: the blur filter gives (y - 2x) mod (2N + 1) (the reuse
 /// vector (1, 2) in (x, y) order, needing both the infinity and Manhattan norms).
 #[test]
 fn fig5_blur_interleaved() {
@@ -216,7 +215,7 @@ fn fig5_blur_interleaved() {
     }
 }
 
-/// 001 Sec. 5.3 and Fig. 6: the diamond tile gives t mod 2, i mod (2B - 1), the first
+/// Darte et al. 2015, Sec. 5.3 and Fig. 6: the diamond tile gives t mod 2, i mod (2B - 1), the first
 /// lattice vector being (0, 2) in (i, t) order, i.e. (2, 0) in the array's (t, i) order.
 #[test]
 fn fig6_diamond_tile() {

@@ -1,7 +1,8 @@
 //! Shared helpers of the workspace-level integration tests.
 
-use polyalloc_alloc::Allocator;
-use polyalloc_formulation::{Error, Map};
+use polyalloc_alloc::{Allocator, OnConflictSets, Problem, Verification};
+use polyalloc_formulation::{Error, Map, ModularMapping, Polynomial};
+use polyalloc_ilp::{SolveRecord, Solver};
 use polyalloc_suite::Example;
 use std::collections::BTreeSet;
 
@@ -37,4 +38,39 @@ pub fn backends() -> Vec<Box<dyn polyalloc_ilp::Solver>> {
 /// harness use.
 pub fn method(name: &str) -> &'static dyn Allocator {
     polyalloc::registry().allocator(name).unwrap_or_else(|| panic!("no conflict-set method `{name}` registered"))
+}
+
+/// A verified mapping of one conflict set, as the tests read it.
+#[derive(Clone, Debug)]
+pub struct Mapped {
+    pub mapping: ModularMapping,
+    /// The product of the moduli (`None` when a row is not folded).
+    pub size: Option<Polynomial>,
+    pub verification: Verification,
+    /// Every ILP the method solved, in order (the checker's excluded).
+    pub ilps: Vec<SolveRecord>,
+}
+
+/// Runs `method` on `problem` with `solver` through the facade's one door
+/// (`polyalloc::run`, which verifies the mapping with the exact checker), as the CLI
+/// and the harness do: no time limit.
+pub fn allocate(method: &dyn Allocator, problem: &Problem, solver: &dyn Solver) -> Result<Mapped, Box<polyalloc::RunError>> {
+    allocate_within(method, problem, solver.name(), None)
+}
+
+/// [`allocate`] on the registered backend `backend` within `time_limit` (the run's
+/// whole budget, method and checker).
+pub fn allocate_within(
+    method: &dyn Allocator,
+    problem: &Problem,
+    backend: &str,
+    time_limit: Option<std::time::Duration>,
+) -> Result<Mapped, Box<polyalloc::RunError>> {
+    let backend = polyalloc::backend(backend).unwrap_or_else(|e| panic!("backend `{backend}`: {e}"));
+    let array = problem.conflicts.array.clone();
+    let input = polyalloc::Input::from_problem(&array, problem.clone());
+    let options = polyalloc::RunOptions { time_limit, ..polyalloc::RunOptions::default() };
+    let v = polyalloc::run(&input, &OnConflictSets(method), &array, &backend, options)?;
+    let mapping = v.outcome.mapping.unwrap_or_else(|| panic!("{}: no mapping", method.name()));
+    Ok(Mapped { mapping, size: v.size, verification: v.verification, ilps: v.ilps })
 }

@@ -1,8 +1,8 @@
-//! Where a modular mapping provably cannot reach max-live (issue 18). The cells a
+//! Where a modular mapping provably cannot reach max-live. The cells a
 //! modular mapping `x -> (M x) mod e` puts together differ by a vector of its kernel
 //! lattice `L = { d : M d = 0 mod e }`, and it has at least `|Z^n / L|` (the index of
 //! `L`) cells; conversely every lattice of index `k` is the kernel of a mapping of `k`
-//! cells (Smith form; 001 Sec. 3). So the smallest valid modular mapping at an instance
+//! cells (Smith form; Darte et al. 2015, Sec. 3). So the smallest valid modular mapping at an instance
 //! has the smallest index of a lattice containing no conflicting difference, found here
 //! by enumerating the lattices of `Z^n` in Hermite normal form ([`least_lattice`]);
 //! [`smallest_lattice_index`], the plain 2-d enumeration, is its reference in 2-d, and
@@ -11,7 +11,7 @@
 //! Of the examples whose best parametric mapping is above 1.10 x max-live at their
 //! largest instance (results/REPORT.md, "Distance to the limit"), only the hex tile is
 //! out of reach of modular mappings; at the others (tiled heat-2d, LBM D3Q19 and D3Q27,
-//! 000 example 3) a modular mapping of exactly max-live cells exists, so the gap of
+//! Thies et al. 2007, example 3) a modular mapping of exactly max-live cells exists, so the gap of
 //! the parametric methods comes from the form of their mappings (constant hyperplanes,
 //! moduli affine in the parameters), not from the modular form. The search is the
 //! method `lattice-exact` (`polyalloc_alloc_lattice::exact`), which returns that
@@ -77,7 +77,7 @@ fn smallest_lattice_index(diffs: &[Vec<i64>], hi: i64) -> Option<i64> {
     })
 }
 
-/// Hex tile (004 Sec. 5): max-live `5B - 4` (`crates/polyalloc/tests/max_live.rs`), but
+/// Hex tile (Bhaskaracharya et al. 2016, Sec. 5): max-live `5B - 4` (`crates/polyalloc/tests/max_live.rs`), but
 /// no modular mapping has fewer than `6B - 6` cells, more than 1.10 x max-live for every
 /// `B >= 4`: the issue's target is out of reach of modular mappings here.
 #[test]
@@ -90,7 +90,7 @@ fn hex_tile_no_modular_mapping_within_ten_percent_of_max_live() {
     }
 }
 
-/// Diamond tile (004 Sec. 4, Fig. 7): a lattice of index max-live `4B - 4` avoids every
+/// Diamond tile (Bhaskaracharya et al. 2016, Sec. 4, Fig. 7): a lattice of index max-live `4B - 4` avoids every
 /// conflict, so only the form of polyalloc's mappings (constant hyperplanes, affine
 /// moduli) separates them from the limit.
 #[test]
@@ -150,7 +150,7 @@ fn assert_reaches_max_live(ids: &[&str], array: &str) {
     }
 }
 
-/// Tiled heat-2d (001 Table 1, reconstructed tile; `B = 8`): polyalloc's best, 001's
+/// Tiled heat-2d (Darte et al. 2015, Table 1, reconstructed tile; `B = 8`): polyalloc's best, Darte et al. 2015's
 /// lattice mapping `A[(i - t) mod (3B - 2), j mod (2B - 1)]`, has 1.27 x max-live cells
 /// (results/REPORT.md), but a modular mapping of max-live cells exists: the gap is the
 /// form of polyalloc's mappings (hyperplanes constant, moduli affine in `B`), not the
@@ -177,7 +177,7 @@ fn assert_linearised_time_reaches_max_live(id: &str, m: impl Fn(i64) -> i64) {
     }
 }
 
-/// LBM D3Q19 (004 Table I, `N = 5`): the best recorded, SMO's `A[(i - 2t) mod (N + 2),
+/// LBM D3Q19 (Bhaskaracharya et al. 2016, Table I, `N = 5`): the best recorded, SMO's `A[(i - 2t) mod (N + 2),
 /// j mod N, k mod N]`, has 1.13 x max-live cells, but a modular mapping of max-live
 /// cells exists (the lattice- and smo- files share the conflict set). It is the rolling
 /// buffer of the sequential schedule: a value is written at time `N^3 t + N^2 i + N j +
@@ -191,7 +191,7 @@ fn lbm_d3q19_modular_mapping_reaches_max_live() {
     assert_linearised_time_reaches_max_live("smo-lbm-d3q19", |n| n * n * n + n * n + n);
 }
 
-/// LBM D3Q27 (004 Table I, `N = 5`): as D3Q19, SMO's mapping has 1.12 x max-live
+/// LBM D3Q27 (Bhaskaracharya et al. 2016, Table I, `N = 5`): as D3Q19, SMO's mapping has 1.12 x max-live
 /// cells, and a modular mapping of max-live cells exists: the rolling buffer of the
 /// sequential schedule, whose last reader `(t + 1, i + 1, j + 1, k + 1)` comes
 /// `N^3 + N^2 + N + 1` after the write.
@@ -201,7 +201,7 @@ fn lbm_d3q27_modular_mapping_reaches_max_live() {
     assert_linearised_time_reaches_max_live("smo-lbm-d3q27", |n| n * n * n + n * n + n + 1);
 }
 
-/// 000 example 3 (`imax = jmax = kmax = 6`, max-live the largest clique): the best
+/// Thies et al. 2007, example 3 (`imax = jmax = kmax = 6`, max-live the largest clique): the best
 /// recorded (the lattice method) has 1.40 x max-live cells, but a modular mapping of
 /// max-live cells exists (`A[(8i - 9j + k) mod 73]`). Max-live counts the cells of a
 /// few anti-diagonal planes of the wavefront `i + j + k` clipped by the box, not a
@@ -364,7 +364,7 @@ fn lattice_exact_at_the_largest_instance(id: &str, array: &str, expected: i64, o
     assert!(matches!(verdict, ConcreteVerdict::Invalid(_)), "{id}: {mapping} also holds at {other:?}");
 }
 
-/// 004 Table I's LBM D3Q19 at `N = 5`: `lattice-exact` reaches max-live (155, computed
+/// Bhaskaracharya et al. 2016, Table I's LBM D3Q19 at `N = 5`: `lattice-exact` reaches max-live (155, computed
 /// by `polyalloc::limit`), where SMO's parametric mapping has 175 cells.
 #[test]
 fn lattice_exact_reaches_max_live_on_lbm_d3q19() {

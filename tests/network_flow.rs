@@ -1,4 +1,4 @@
-//! Paper 003 (Song, Wang, Li): loop shifting, fusion and array contraction as a
+//! Paper Song, Wang, Li 2005: loop shifting, fusion and array contraction as a
 //! min-cost network flow. Expected values come from the paper (Sec. 1 / Fig. 1 for
 //! Example 1; Sec. 4.1-4.5 and Fig. 8 for Example 2), from the bench-suite files'
 //! independently derived data (`simplified`, `derived_optimum`, computed by a separate
@@ -368,7 +368,7 @@ fn assumptions_and_conditions() {
 }
 
 /// The file's LDG equals the dependences of polyalloc's one dependence analysis
-/// (memory-based flow, anti and output dependences of the program, 002 Sec. 3) at every
+/// (memory-based flow, anti and output dependences of the program, Pugh 1991, Sec. 3) at every
 /// instance (Fig. 3(b) for Example 2); removing an edge from the file is detected.
 #[test]
 fn ldg_of_the_file_equals_the_dependence_analysis() {

@@ -1,4 +1,4 @@
-//! Paper 000 (Thies, Vivien, Amarasinghe), Examples 1-4, on every compiled-in backend:
+//! Paper Thies, Vivien, Amarasinghe 2007, Examples 1-4, on every compiled-in backend:
 //! occupancy vectors for a schedule (Problem 2.1), schedules for an occupancy vector
 //! (Problem 2.2), affine occupancy vectors (Problem 2.3), the UOV of Sec. 6 and the
 //! induced storage mappings (Sec. 3.3.2), checked by the exact checker.

@@ -1,4 +1,4 @@
-//! Paper 002 (Pugh, "Uniform Techniques for Loop Optimization") reproduced on the
+//! Paper Pugh 1991 reproduced on the
 //! bench-suite files `pugh-*.json`: dependence relations from the accesses (Sec. 3,
 //! Tables 2-4), the schedules and trial sequences of Sec. 4 and Appendices 4-5, the
 //! rearranged loops of Sec. 5 and the appendices, and the method `schedule` through the

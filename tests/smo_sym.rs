@@ -1,15 +1,16 @@
-//! `smo-sym` (issue 18): SMO whose answer does not depend on how the conflict set is
+//! `smo-sym`: SMO whose answer does not depend on how the conflict set is
 //! oriented or split into polyhedra. Every bench-suite conflict set is handed to it in
 //! several orientations of the same symmetric set (the file's own, row-major, column-
 //! major and, for a file with a program, the program's schedule order) and must give
-//! the same size; the hex tile of 004 Table I must reach SMO's `9B - 8` (Sec. 5) or
+//! the same size; the hex tile of Bhaskaracharya et al. 2016, Table I must reach SMO's `9B - 8` (Sec. 5) or
 //! better from the row-major orientation, on which `smo` does not
 //! (`tests/smo_table1.rs`, `hex_tile_depends_on_the_orientation`).
 
-use polyalloc_alloc::{allocate, Problem};
+use polyalloc_alloc::Problem;
+
 use polyalloc_formulation::{ConflictForm, ConflictSet, Map, Polynomial};
 use polyalloc_suite::{default_dir, load_dir, Example};
-use polyalloc_tests::method;
+use polyalloc_tests::{allocate_within, method};
 
 /// `S ∩ { x <_lex y }` over the dimensions in `order`.
 fn oriented(problem: &Problem, order: &[usize]) -> Problem {
@@ -40,10 +41,19 @@ const BUDGET: std::time::Duration = std::time::Duration::from_secs(90);
 /// run exceeded [`BUDGET`].
 type Answer = (Polynomial, Vec<(Vec<i64>, Vec<i64>, i64)>);
 
+/// The run stopped at its time budget (in the method or in the checker).
+fn over_budget(f: &polyalloc::Failure) -> bool {
+    use polyalloc::{AllocError, Failure, MethodError};
+    use polyalloc_ilp::SolveError;
+    match f {
+        Failure::Method(MethodError::Solver(e)) => matches!(e, SolveError::TimeBudget { .. }),
+        Failure::Check { error: AllocError::Solver { source, .. }, .. } => matches!(**source, SolveError::TimeBudget { .. }),
+        _ => false,
+    }
+}
+
 fn smo_sym_answer(problem: &Problem) -> Option<Result<Answer, String>> {
-    let backend = polyalloc_solvers::registry().create(polyalloc_solvers::DEFAULT_BACKEND).expect("built-in backend");
-    let solver = polyalloc::run::Budgeted::new(backend.as_ref(), Some(BUDGET));
-    match polyalloc_ilp::budget::scoped("smo-sym", Some(BUDGET), || allocate(method("smo-sym"), problem, &solver)) {
+    match allocate_within(method("smo-sym"), problem, polyalloc_solvers::DEFAULT_BACKEND, Some(BUDGET)) {
         Ok(a) => {
             let rows = a
                 .mapping
@@ -56,7 +66,7 @@ fn smo_sym_answer(problem: &Problem) -> Option<Result<Answer, String>> {
                 .collect();
             Some(a.size.map(|s| (s, rows)).ok_or_else(|| "unfolded".to_string()))
         }
-        Err(polyalloc_alloc::AllocError::Solver { source, .. }) if source.kind() == "time-budget" => None,
+        Err(e) if over_budget(&e.failure) => None,
         Err(e) => Some(Err(e.to_string())),
     }
 }
@@ -134,7 +144,7 @@ fn every_orientation_of_every_bench_suite_conflict_set_gives_one_size() {
     assert!(failures.is_empty(), "answers differ between orientations:\n{}", failures.join("\n"));
 }
 
-/// 004 Sec. 5 prints `AB[(-tt + 3ii) mod (9B - 8)]` for the hex tile; `smo` finds it
+/// Bhaskaracharya et al. 2016, Sec. 5 prints `AB[(-tt + 3ii) mod (9B - 8)]` for the hex tile; `smo` finds it
 /// only from the file's orientation by `-tt + 3ii`. From the row-major orientation
 /// `smo-sym` must do at least as well, for every B, and never below max-live `5B - 4`
 /// (`crates/polyalloc/tests/max_live.rs`).

@@ -7,10 +7,9 @@
 //! than the baseline's (no row does at present). The hex-tile row depends on the
 //! orientation of its reconstructed conflict set: `hex_tile_depends_on_the_orientation`.
 
-use polyalloc_alloc::allocate;
 use polyalloc_formulation::{ModularMapping, Polynomial};
 use polyalloc_suite::{default_dir, load_dir, Example};
-use polyalloc_tests::{backends, method};
+use polyalloc_tests::{allocate, backends, method};
 
 /// Same rows up to the sign of each hyperplane, same moduli.
 fn equivalent(ours: &ModularMapping, paper: &ModularMapping) -> bool {
@@ -76,7 +75,7 @@ fn table1_rows_are_reproduced_on_every_backend() {
     assert!(rows >= 22 * backends().len(), "only {rows} rows checked");
 }
 
-/// The n = 9 produce-consume comparison of 004 Sec. 6: SMO needs 17 cells where Bee+Cl@k
+/// The n = 9 produce-consume comparison of Bhaskaracharya et al. 2016, Sec. 6: SMO needs 17 cells where Bee+Cl@k
 /// (the lattice tool, file method `beeclak`) needed 61 and the baseline 81.
 #[test]
 fn produce_consume_n9_beats_the_lattice_tool_of_the_paper() {
@@ -93,7 +92,7 @@ fn produce_consume_n9_beats_the_lattice_tool_of_the_paper() {
     }
 }
 
-/// 004 Sec. 3.6 item 2 and 001 Sec. 6.2 (Fig. 7): SMO credits a conflict polyhedron only
+/// Bhaskaracharya et al. 2016, Sec. 3.6 item 2 and Darte et al. 2015, Sec. 6.2 (Fig. 7): SMO credits a conflict polyhedron only
 /// when a hyperplane keeps all its pairs on one side, so its answer depends on how the
 /// (symmetric) conflict set is oriented and decomposed. The hex-tile file orients it by
 /// the sign of -tt + 3ii, on which SMO finds the printed (-tt + 3ii) mod (9B - 8) (checked
@@ -139,7 +138,7 @@ fn hex_tile_depends_on_the_orientation() {
 /// positive on the cells), SMO takes it without an ILP; elsewhere it bounds η and
 /// restricts the later stages to the hyperplanes of largest η (valid constraints only).
 /// On every `smo-` and `lattice-` example with a conflict set, and on every backend, the
-/// plain ILP of 004 Sec. 3.4 (no presolve, every stage solved by the backend) returns
+/// plain ILP of Bhaskaracharya et al. 2016, Sec. 3.4 (no presolve, every stage solved by the backend) returns
 /// the same mapping, hyperplane by hyperplane and modulus by modulus; and so does the
 /// run that keeps presolve but solves the settled ILPs too (`solve_settled`, the path
 /// solver comparisons use).

@@ -5,13 +5,13 @@
 //! `method/...`: SMO's `find_mapping` alone (no verification), the time `cargo xtask
 //! bench` compares with the SMO tool's; `ilp/...`: the same with every hyperplane's ILP
 //! solved by the backend, also those presolve settles (`SmoOptions::solve_settled`: the
-//! backends' own time on SMO's models); `allocate/...`: with the exact check.
+//! backends' own time on SMO's models); `allocate/...`: through the facade's `run`, with the exact check.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use polyalloc_alloc::{allocate, Allocator};
+use polyalloc_alloc::Allocator;
 use polyalloc_alloc_smo::{Smo, SmoOptions};
 use polyalloc_suite::{default_dir, load_dir};
-use polyalloc_tests::method;
+use polyalloc_tests::{allocate, method};
 
 fn smo(c: &mut Criterion) {
     let examples = load_dir(&default_dir()).expect("bench-suite loads");

@@ -154,8 +154,7 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
             dims: crate::scale::DIMS.collect(),
             pieces: crate::scale::PIECES.to_vec(),
         };
-        let bs: Vec<(String, &dyn polyalloc_ilp::Solver)> = backends.iter().map(|b| (b.name.clone(), b.solver.as_ref())).collect();
-        out.scale = crate::scale::run(&so, &bs, &|msg| {
+        out.scale = crate::scale::run(&so, &backends, &|msg| {
             if let Some(pb) = progress {
                 pb.set_message(format!("scale {msg}"));
             }

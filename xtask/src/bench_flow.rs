@@ -1,7 +1,7 @@
-//! `cargo xtask bench` for method `flow` (paper 003): the network flow algorithm
+//! `cargo xtask bench` for method `flow` (paper Song et al. 2005): the network flow algorithm
 //! against the LP/ILP backends on the same problem.
 //!
-//! For every example that is a loop sequence of paper 003 (its `flow` section reads as a
+//! For every example that is a loop sequence of paper Song et al. 2005 (its `flow` section reads as a
 //! `polyalloc_alloc_flow::LoopSequence`) and that a selected method ran on (`bench`
 //! passes those; `--only` and `--method` select as for every method):
 //! * method `flow`, backend `network-simplex`: the whole of Algorithm 1 (G0, G1, G2,

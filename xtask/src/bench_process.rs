@@ -6,7 +6,7 @@
 //! ones): `target/release/polyalloc allocate FILE --method smo|smo-inter --params N0=7
 //! --json`, the release binary built first (`cargo build --release -p polyalloc-cli`,
 //! default features, cargo's progress on standard error), run as a child process
-//! ([`crate::bench::process`]): one warm-up, then `--repeat` runs; medians, minima and
+//! (`cargo xtask bench --corpus smo-tool`): one warm-up, then `--repeat` runs; medians, minima and
 //! maxima of its CPU time (user + sys), wall time and peak RSS. Each run must exit with 0
 //! and print a verified record; the first one's answer is kept. The tool's answers and
 //! times come from the corpus's `answers.json` (measured on another machine: its
@@ -165,7 +165,7 @@ pub fn record_of(file: &str, method: &str, tool: Option<ToolAnswer>, samples: &[
                     rec.size = r.size.clone();
                     rec.size_at = r.size_at;
                     rec.size_params = r.size_params.clone();
-                    rec.verification = r.verification.clone();
+                    rec.verification = r.verification;
                     if let Some(sh) = &r.shared {
                         let apart: Vec<String> = sh.separate.iter().map(|x| x.mapping.clone()).collect();
                         rec.apart_mapping = (!apart.is_empty()).then(|| apart.join("; "));

@@ -10,9 +10,9 @@
 //! back from the records and decides `counts`/`reproduced` by its own comparison
 //! (documented in its module):
 //!
-//! * occupancy vectors (000): `extra/ov.rs`, methods `ov`, `aov`, `uov`;
-//! * affine schedules (002): `extra/sched.rs`, method `schedule`;
-//! * loop shifting, fusion and contraction by network flow (003): `extra/flow.rs`,
+//! * occupancy vectors (Thies et al. 2007): `extra/ov.rs`, methods `ov`, `aov`, `uov`;
+//! * affine schedules (Pugh 1991): `extra/sched.rs`, method `schedule`;
+//! * loop shifting, fusion and contraction by network flow (Song et al. 2005): `extra/flow.rs`,
 //!   method `flow`.
 
 use crate::results::PaperRow;
@@ -28,7 +28,7 @@ mod ov;
 #[path = "extra/sched.rs"]
 mod sched;
 
-/// The paper rows of a program paper (000, 002, 003), from the records the registry's
+/// The paper rows of a program paper (Thies et al. 2007, Pugh 1991, Song et al. 2005), from the records the registry's
 /// methods produced for one example. Each module reads its method's typed details back
 /// (deserialising `Record::details` into the method crate's details struct) and
 /// decides `counts`/`reproduced` by its own comparison, documented in its module. The

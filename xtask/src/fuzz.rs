@@ -1,4 +1,4 @@
-//! `cargo xtask fuzz`: the long fuzzing campaign of `polyalloc::fuzz` (issue 16) on
+//! `cargo xtask fuzz`: the long fuzzing campaign of `polyalloc::fuzz` on
 //! every core. Every finding is written as a bench-suite file (`<dir>/<case>.json`)
 //! that `polyalloc allocate` reproduces, with the report in `<dir>/report.md`.
 

@@ -1,6 +1,6 @@
-//! `cargo xtask kernels`: the kernels of 004 Table II (crate `polyalloc-kernels`) with
+//! `cargo xtask kernels`: the kernels of Bhaskaracharya et al. 2016, Table II (crate `polyalloc-kernels`) with
 //! full storage, the `lefe` baseline and other methods' mappings (computed now by the
-//! allocators), each plain, with the 004 Sec. 5 mitigations (`tuned`) and with the
+//! allocators), each plain, with the Bhaskaracharya et al. 2016, Sec. 5 mitigations (`tuned`) and with the
 //! innermost loop strength-reduced (`stepped`), all configurations of a kernel run
 //! interleaved (`--repeat` rounds, the order rotated by one per round): median and spread of
 //! the run time, the fastest folded variant per method with the ratio full/folded,

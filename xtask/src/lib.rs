@@ -7,9 +7,9 @@
 //!   backends; per paper a Markdown table side by side with the paper's table (paper
 //!   mapping and the checker's verdict on it, polyalloc's mapping, sizes, match or
 //!   differ); `results/local/latest.json` (untracked, see [`local_dir`]).
-//! * [`bench`]: solve time per example, method and backend over K runs (median, min,
+//! * [`mod@bench`]: solve time per example, method and backend over K runs (median, min,
 //!   max); `results/bench.json`.
-//! * [`compare`](crate::compare): old results against new ones (size changes,
+//! * [`compare`]: old results against new ones (size changes,
 //!   verification, solve-time ratios), failing on a regression; [`scope_to`] restricts
 //!   the old results to what a partial new run covers.
 //! * [`c_corpus`]: `polyalloc fold` on the C kernels of `bench-suite/c/` (bytes, peak
@@ -19,8 +19,8 @@
 //! * [`report`]: `results/REPORT.md` with the tables and SVG plots ([`svg`]).
 //!
 //! Every record comes from `polyalloc::run_record`, the same code path as the
-//! `polyalloc` command (which runs `polyalloc_alloc::allocate`, which verifies every
-//! mapping), and is stored in the CLI's JSON schema (`polyalloc::Record`).
+//! `polyalloc` command (the facade's one door, `polyalloc::run`, which verifies every
+//! answer before returning it), and is stored in the CLI's JSON schema (`polyalloc::Record`).
 //!
 //! Exit codes of `cargo xtask`: 0 ok; 1 invalid input (arguments, unreadable or
 //! malformed files); 2 a run could not be completed (a backend could not be created, a

@@ -1,4 +1,4 @@
-//! The distance of every mapping to the physical limit (issue 18): per (example, array)
+//! The distance of every mapping to the physical limit: per (example, array)
 //! the max-live recorded next to its mappings (`Record::max_live`, computed by
 //! `polyalloc::limit` at the record's instance) and, per method, the ratio
 //! `size / max-live` at that instance. A ratio of 1 is a mapping with as many cells as
@@ -165,7 +165,7 @@ pub fn markdown(f: &ResultsFile) -> String {
     s
 }
 
-/// The target ratio of issue 18: the smallest verified size within 10% of max-live.
+/// The target ratio: the smallest verified size within 10% of max-live.
 pub const TARGET: f64 = 1.10;
 
 /// The plot: `size / max-live` per method and (example, array), log scale.

@@ -113,7 +113,7 @@ enum Command {
         #[arg(long)]
         partial: bool,
     },
-    /// Kernels of 004 Table II with full storage and each method's folded mapping (plain
+    /// Kernels of Bhaskaracharya, Bondhugula, Cohen 2016, Table II, with full storage and each method's folded mapping (plain
     /// and with the Sec. 5 mitigations): time, memory, bit-identical outputs; writes the
     /// `kernels` section of results/local/latest.json (untracked).
     Kernels(kernels::KernelsArgs),
@@ -160,7 +160,7 @@ enum Command {
     /// crash, a wrong verdict or a refuted mapping; writes each failing case as a
     /// bench-suite file under results/local/fuzz/ (untracked).
     Fuzz {
-        /// Number of cases (1 to 1,000,000).
+        /// Number of cases (1 to 1,Thies et al. 2007,Thies et al. 2007).
         #[arg(long, default_value_t = 1000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
         cases: u64,
         /// Seed of the case generator (the bounded campaign of `cargo test` uses 1).
@@ -181,7 +181,7 @@ enum Command {
     /// writes report.md and every crashing input under results/local/fuzz-input/
     /// (untracked).
     FuzzInput {
-        /// Number of cases (1 to 1,000,000).
+        /// Number of cases (1 to 1,Thies et al. 2007,Thies et al. 2007).
         #[arg(long, default_value_t = 300, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
         cases: u64,
         /// Seed of the case generator (the same seed gives the same cases).

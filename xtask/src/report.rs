@@ -200,7 +200,7 @@ cell: its verified size at the same instance and, in brackets, size / max-live.\
     );
     s.push_str(&crate::reproduce::markdown(latest));
     if !latest.kernels.is_empty() {
-        s.push_str("\n## Kernels with folded storage (004 Table II)\n\n");
+        s.push_str("\n## Kernels with folded storage (Bhaskaracharya, Bondhugula, Cohen 2016, Table II)\n\n");
         s.push_str(
             "`cargo xtask kernels`: each kernel with full storage (reference), the `lefe` baseline and the other \
 methods' mappings, computed by the allocators, all run interleaved (each round runs every configuration \
@@ -388,7 +388,7 @@ fn artefacts(dir: &Path, inputs: &Inputs) -> Vec<(PathBuf, String)> {
     out
 }
 
-/// `cargo xtask report --check`: the generated files that differ from what [`write`]
+/// `cargo xtask report --check`: the generated files that differ from what [`write()`]
 /// would write now (missing files included); empty when the report is up to date.
 pub fn check(dir: &Path, inputs: &Inputs) -> Vec<PathBuf> {
     artefacts(dir, inputs)

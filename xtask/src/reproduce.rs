@@ -513,16 +513,14 @@ pub fn paper_rows(
     rows
 }
 
-/// The papers by file-name prefix.
-pub fn paper_title(file: &str) -> &'static str {
-    match file.get(..3) {
-        Some("000") => "000: Thies, Vivien, Amarasinghe: occupancy vectors",
-        Some("001") => "001: Darte, Isoard, Yuki: extended lattice-based allocation, Table 1",
-        Some("002") => "002: Pugh: dependence relations and affine schedules",
-        Some("003") => "003: Song, Wang, Li: shifting, fusion and contraction as network flow",
-        Some("004") => "004: Bhaskaracharya, Bondhugula, Cohen: SMO, Table I",
-        _ if file == crate::smo_tool::NAME => "The SMO tool's inputs: SMO against 004 Table I where an input is a Table I example",
-        _ => "other",
+/// The heading of a paper's section: authors and year, what polyalloc reproduces of it.
+pub fn paper_title(file: &str) -> String {
+    match polyalloc_suite::Citation::of(file) {
+        Some(c) => format!("{}: {} ({}, {})", c.short(), c.topic, c.title, c.venue),
+        None if file == crate::smo_tool::NAME => {
+            "The SMO tool's inputs: SMO against Table I of Bhaskaracharya, Bondhugula, Cohen 2016 where an input is a Table I example".into()
+        }
+        None => "other".into(),
     }
 }
 
@@ -565,7 +563,7 @@ pub fn markdown(f: &ResultsFile) -> String {
         papers.entry(r.paper.as_str()).or_default().push(r);
     }
     for (paper, rows) in &papers {
-        let _ = writeln!(s, "### {} (`{paper}`)\n", paper_title(paper));
+        let _ = writeln!(s, "### {}\n", paper_title(paper));
         // The improvement-ratio column (001 Table 1 "Ratio") where the paper prints one.
         let with_ratio = rows.iter().any(|r| r.paper_ratio.is_some());
         s.push_str("| example | array | method | paper mapping | paper size | checker on paper mapping | backend | polyalloc mapping | polyalloc size | result |");
@@ -622,7 +620,7 @@ pub fn markdown(f: &ResultsFile) -> String {
                 code(r.mapping.as_deref().or(r.error.as_deref())),
                 code(r.size.as_deref()),
                 r.size_at.map(|v| v.to_string()).unwrap_or_else(|| "-".into()),
-                if r.verified { r.verification.as_deref().unwrap_or("yes") } else { r.status.label() },
+                if r.verified { r.verification.map_or("yes", polyalloc::Claim::label) } else { r.status.label() },
                 r.solve_ms
             );
         }
@@ -680,7 +678,7 @@ pub fn not_reproduced(f: &ResultsFile) -> Vec<&PaperRow> {
     f.paper.iter().filter(|r| r.counts && !r.reproduced).collect()
 }
 
-/// The main job, as `cargo xtask reproduce` runs it: [`run`], then the results are
+/// The main job, as `cargo xtask reproduce` runs it: [`run()`], then the results are
 /// written to `out`, by default `results/local/latest.json` ([`crate::local_dir`],
 /// untracked: the main job never changes a tracked file). The `kernels` section of an
 /// existing file at that path (written by `cargo xtask kernels`) is carried over.

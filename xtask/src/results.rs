@@ -76,7 +76,7 @@ pub struct PaperRow {
     pub reproduced: bool,
     #[serde(default)]
     pub note: Option<String>,
-    /// The paper's improvement ratio over its baseline, as printed (001 Table 1
+    /// The paper's improvement ratio over its baseline, as printed (Darte et al. 2015, Table 1
     /// "Ratio": `B/3`, `2N/5`); `null` when the paper prints none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paper_ratio: Option<String>,
@@ -241,7 +241,7 @@ impl CRecord {
     }
 }
 
-/// One `cargo xtask kernels` measurement: a kernel of 004 Table II run with one
+/// One `cargo xtask kernels` measurement: a kernel of Bhaskaracharya et al. 2016, Table II run with one
 /// method's mapping (or full storage) in one variant (crate `polyalloc-kernels`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct KernelRecord {
@@ -251,7 +251,7 @@ pub struct KernelRecord {
     pub kernel: String,
     /// `full` (reference), or the method (`lefe`, `smo`, `lattice`, ...).
     pub method: String,
-    /// `full`, `plain` (remainder on every access), `tuned` (004 Sec. 5 mitigations) or
+    /// `full`, `plain` (remainder on every access), `tuned` (Bhaskaracharya et al. 2016, Sec. 5 mitigations) or
     /// `stepped` (tuned, innermost loop strength-reduced).
     pub variant: String,
     /// Per storage row: `none`, or `base`, `mask`, `padP->Q`, `condsub`, `urem`; for
@@ -409,7 +409,7 @@ pub struct ProcessRecord {
     pub size_params: Option<std::collections::BTreeMap<String, i64>>,
     /// `proven` or `instances`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub verification: Option<String>,
+    pub verification: Option<polyalloc::Claim>,
     /// `smo-inter`: each array stored apart (its own mappings, `; `-joined), the sum of
     /// their sizes and its value.
     #[serde(default, skip_serializing_if = "Option::is_none")]

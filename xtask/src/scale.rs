@@ -19,10 +19,10 @@
 //! live-out face (`s_j = N - 1`).
 
 use crate::results::{ScaleRecord, Spread};
-use polyalloc::run::Budgeted;
-use polyalloc_alloc::{allocate_recorded, AllocError, Problem};
+use polyalloc::run::{Backend, Failure, RunOptions};
+use polyalloc::{AllocError, Input, MethodError};
+use polyalloc_alloc::Problem;
 use polyalloc_formulation::{BasicSet, ConflictForm, ConflictSet};
-use polyalloc_ilp::{Recording, Solver};
 use std::time::Duration;
 
 /// The fixed seed of the suite.
@@ -117,17 +117,36 @@ pub struct Options {
     pub pieces: Vec<usize>,
 }
 
-/// Runs the suite on `backends` (name, solver). `progress` is called once per run.
-pub fn run(opts: &Options, backends: &[(String, &dyn Solver)], progress: &dyn Fn(&str)) -> Vec<ScaleRecord> {
+/// The status of a run that gave no verified mapping: the solver's kind for a solver
+/// failure (`time-budget`, `infeasible`, ...), `invalid: <refutation>`, or the kind of
+/// method error.
+fn failure_status(f: &Failure) -> String {
+    match f {
+        Failure::Method(MethodError::Solver(e)) => e.kind().to_string(),
+        Failure::Check { error: AllocError::Solver { source, .. }, .. } => source.kind().to_string(),
+        Failure::Refuted { error: AllocError::Invalid { refutation, .. }, .. } => format!("invalid: {}", refutation.kind()),
+        Failure::Method(MethodError::NotApplicable(_)) => "not-applicable".into(),
+        Failure::Method(MethodError::Formulation(_)) => "formulation".into(),
+        Failure::Method(_) => "method".into(),
+        other => other.kind().to_string(),
+    }
+}
+
+/// Runs the suite on `backends`, every run through the facade's one door
+/// ([`polyalloc::run::run`], which verifies the mapping). `progress` is called once
+/// per run.
+pub fn run(opts: &Options, backends: &[Backend], progress: &dyn Fn(&str)) -> Vec<ScaleRecord> {
     let registry = polyalloc::registry();
     let mut out = Vec::new();
     for &n in &opts.dims {
         for m in &opts.methods {
-            let Some(alloc) = registry.allocator(m) else { continue };
-            for (bname, solver) in backends {
+            let (Some(_), Some(runner)) = (registry.allocator(m), registry.get(m)) else { continue };
+            for backend in backends {
+                let bname = &backend.name;
                 for &l in &opts.pieces {
                     progress(&format!("n={n} l={l} {m} {bname}"));
                     let Ok(problem) = problem(n, l, SEED) else { continue };
+                    let input = Input::from_problem("A", problem);
                     let mut rec = ScaleRecord {
                         dims: n,
                         pieces: l,
@@ -147,11 +166,11 @@ pub fn run(opts: &Options, backends: &[(String, &dyn Solver)], progress: &dyn Fn
                     let (mut solve, mut solver_only, mut method) = (Vec::new(), Vec::new(), Vec::new());
                     let mut over = false;
                     for run in 0..rec.repeat {
-                        let budget = Recording::new(Budgeted::new(*solver, Some(opts.time_limit)));
-                        match allocate_recorded(alloc, &problem, &budget) {
+                        let ro = RunOptions { time_limit: Some(opts.time_limit), ..RunOptions::default() };
+                        match polyalloc::run::run(&input, runner, "A", backend, ro) {
                             Ok(a) => {
                                 rec.ok_runs += 1;
-                                solve.push(a.solve_time().as_secs_f64() * 1e3);
+                                solve.push(a.ilps.iter().map(|r| r.elapsed).sum::<Duration>().as_secs_f64() * 1e3);
                                 method.push(a.method_time.as_secs_f64() * 1e3);
                                 let pure: Vec<Duration> = a.ilps.iter().filter_map(|s| s.times.map(|t| t.solve)).collect();
                                 if pure.len() == a.ilps.len() {
@@ -161,18 +180,12 @@ pub fn run(opts: &Options, backends: &[(String, &dyn Solver)], progress: &dyn Fn
                                     rec.ilps = a.ilps.len();
                                     rec.max_vars = a.ilps.iter().map(|s| s.num_vars).max().unwrap_or(0);
                                     rec.max_constraints = a.ilps.iter().map(|s| s.num_constraints).max().unwrap_or(0);
-                                    rec.size = a.size.map(|s| s.to_string());
+                                    rec.size = a.size.as_ref().map(|s| s.to_string());
                                 }
                                 over |= a.method_time + a.verify_time > opts.time_limit;
                             }
                             Err(e) => {
-                                rec.status = match &e {
-                                    AllocError::Solver { source, .. } => source.kind().to_string(),
-                                    AllocError::Invalid { refutation, .. } => format!("invalid: {}", refutation.kind()),
-                                    AllocError::Formulation { .. } => "formulation".into(),
-                                    AllocError::Method { .. } => "method".into(),
-                                    AllocError::NotApplicable { .. } => "not-applicable".into(),
-                                };
+                                rec.status = failure_status(&e.failure);
                                 over = true;
                                 break;
                             }

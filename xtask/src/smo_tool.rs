@@ -6,7 +6,7 @@
 //! `<workspace root>/../shared/corpus/smo-tool`, or where `POLYALLOC_SMO_CORPUS` points.
 //! [`load`] reads every input with the bench-suite reader (`polyalloc_suite::smo_input`),
 //! names it `smo-tool-intra-<stem>` or `smo-tool-inter-<stem>`, and attaches what is
-//! known of its answer from `bench-suite/smo-tool/expected.json` ([`Expectations`]): 004's
+//! known of its answer from `bench-suite/smo-tool/expected.json` ([`Expectations`]): Bhaskaracharya et al. 2016's
 //! Table I SMO row, for the inputs that are the same example as a Table I row, as a
 //! paper entry of the example, so that the harness compares it like any paper result
 //! (the checker's verdict on the paper's mapping for the tool's conflict set, polyalloc's
@@ -198,7 +198,7 @@ pub fn files(dir: &Path) -> Result<Vec<String>, XtaskError> {
 }
 
 /// Every input of the corpus in `dir` (intra-array then inter-array, by file name), with
-/// the expectations of `expectations` attached as paper entries of 004 Table I. A
+/// the expectations of `expectations` attached as paper entries of Bhaskaracharya et al. 2016, Table I. A
 /// missing corpus, an unreadable input and an input without an entry in the
 /// expectations are errors.
 pub fn load(dir: &Path, expectations: &Expectations) -> Result<Vec<Input>, XtaskError> {
@@ -224,7 +224,7 @@ pub fn load(dir: &Path, expectations: &Expectations) -> Result<Vec<Input>, Xtask
         if let (Some(paper), Some(array)) = (&expected.paper, ex.arrays.keys().next().cloned()) {
             ex.paper.push(PaperResult {
                 array: Some(array),
-                location: paper.location.as_ref().map(|w| format!("004 {w}")),
+                location: paper.location.as_ref().map(|w| format!("Bhaskaracharya et al. 2016, {w}")),
                 note: match (&expected.correspondence, &paper.note) {
                     (Some(c), Some(n)) => Some(format!("{c}; {n}")),
                     (c, n) => c.clone().or_else(|| n.clone()),
@@ -246,7 +246,7 @@ fn at(r: &Record, v: Option<i128>) -> String {
 
 fn verified(r: &Record) -> String {
     if r.status == Status::Ok {
-        r.verification.clone().unwrap_or_else(|| "yes".into())
+        r.verification.map_or_else(|| "yes".into(), |c| c.label().to_string())
     } else {
         format!("{}: {}", r.status.label(), r.error.as_deref().unwrap_or("").replace('|', "\\|"))
     }
@@ -267,7 +267,10 @@ pub fn markdown(f: &ResultsFile, compare: Compare<'_>) -> String {
     if ids.is_empty() {
         return s;
     }
-    let _ = writeln!(s, "### The SMO tool's inputs (`--corpus {NAME}`; Table I of 004 where an input is a Table I example)\n");
+    let _ = writeln!(
+        s,
+        "### The SMO tool's inputs (`--corpus {NAME}`; Table I of Bhaskaracharya, Bondhugula, Cohen 2016 where an input is a Table I example)\n"
+    );
     let mut smaller = Vec::new();
     for id in ids {
         let file = file_of(id).unwrap_or_else(|| id.to_string());

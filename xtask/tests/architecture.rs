@@ -6,7 +6,8 @@
 //! * the method crates (one per paper) never depend on each other, and no crate
 //!   depends on the CLI;
 //! * one home per concept: one `gcd`, one executor, one program model, one method
-//!   trait, one method registry.
+//!   trait, one method registry;
+//! * one door: every method runs through the facade's `run`, which verifies its answer.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -301,4 +302,17 @@ fn one_home_per_concept() {
     // Two registries, of two concepts: the solver backends (ILP layer) and the methods
     // (facade).
     assert_eq!(definitions("struct Registry"), vec!["crates/ilp/src/registry.rs".to_string(), "crates/polyalloc/src/registry.rs".to_string()]);
+}
+
+/// One door: every method runs through the facade's `run` (which verifies the answer
+/// with the exact checker before returning it). No library offers a second entry point
+/// that runs a method and verifies it on its own terms (the CLI's `allocate`
+/// subcommand handler calls `run`).
+#[test]
+fn one_door() {
+    assert_eq!(definitions("fn run(input: &Input"), vec!["crates/polyalloc/src/run.rs".to_string()]);
+    for second in ["fn allocate_recorded", "struct Allocation"] {
+        assert_eq!(definitions(second), Vec::<String>::new(), "`{second}`: a second door beside `polyalloc::run`");
+    }
+    assert_eq!(definitions("fn allocate"), vec!["crates/cli/src/main.rs".to_string()], "`fn allocate` outside the CLI's subcommand");
 }

@@ -69,7 +69,7 @@ fn compare_exit_codes() {
 
 /// `best` in a run of every method is derived from that run's records (the smallest
 /// verified size at the instance, ties to the earlier method), and a larger `best` in
-/// the new results is a regression like any larger mapping (issue 18).
+/// the new results is a regression like any larger mapping.
 #[test]
 fn best_is_derived_from_the_run_and_a_larger_best_is_a_regression() {
     let at: std::collections::BTreeMap<String, i64> = [("N".to_string(), 8)].into();

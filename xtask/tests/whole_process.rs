@@ -46,7 +46,7 @@ fn intra(verified: bool) -> Record {
     r.size = Some("2*N0 - 1".into());
     r.size_at = Some(13);
     r.size_params = Some([("N0".to_string(), 7)].into());
-    r.verification = Some("proven".into());
+    r.verification = Some(polyalloc::Claim::Proven);
     r
 }
 
@@ -57,7 +57,8 @@ fn inter() -> Record {
     r.mapping = Some("A0[x0] -> S[x0 mod 2]; A1[x0] -> S[x0 mod 2]".into());
     r.size = Some("3*N0^2 - N0".into());
     r.size_at = Some(140);
-    let sep = |a: &str, m: &str| SeparateRecord { array: a.into(), mapping: m.into(), size: None, size_at: None, verification: "proven".into() };
+    let sep =
+        |a: &str, m: &str| SeparateRecord { array: a.into(), mapping: m.into(), size: None, size_at: None, verification: polyalloc::Claim::Proven };
     r.shared = Some(SharedRecord {
         storage: "S".into(),
         parts: Vec::new(),

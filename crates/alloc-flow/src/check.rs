@@ -148,7 +148,7 @@ pub enum LdgCheck {
 
 /// The dependences of the program as LDG edges at one instance: for every pair of
 /// accesses to one array, the memory-based dependences of polyalloc's dependence
-/// analysis ([`polyalloc_program::deps::analyze`], 002 Sec. 3), each relation's distances
+/// analysis ([`polyalloc_program::deps::analyze`], Pugh 1991, Sec. 3), each relation's distances
 /// `y - x` enumerated at the instance. Dependences of a nest on itself are kept only
 /// for flow dependences of a local write reference (with `o_e = 0` when the reader
 /// precedes the writer in the body, `(0, .., 0, 1)` otherwise, Sec. 3.3); the others

@@ -1,5 +1,5 @@
 //! [`FlowDetails`]: the typed details of a `flow` record (`Record::details`, serialised
-//! with `polyalloc_alloc::details_of`), and the comparisons the paper rows of 003 make
+//! with `polyalloc_alloc::details_of`), and the comparisons the paper rows of Song et al. 2005 make
 //! on them (`xtask`'s paper module deserialises the details back into this struct).
 //!
 //! The solution part (shifts, `M`, memory, conditions, the intermediate problems) is

@@ -1,6 +1,6 @@
 //! # polyalloc-alloc-flow: loop shifting, fusion and array contraction as a min-cost network flow
 //!
-//! Implements paper 003 (Song, Wang, Li, "A Polynomial-Time Algorithm for Memory Space
+//! Implements paper Song et al. 2005 (Song, Wang, Li, "A Polynomial-Time Algorithm for Memory Space
 //! Reduction"). The input is a sequence of m tight, rectangular loop nests of depth n
 //! with constant dependence distance vectors (the loop dependence graph, LDG, of
 //! Definition 2), read from the `flow` section of a bench-suite example ([`input`]).

@@ -1,4 +1,4 @@
-//! The method `flow` ([`Flow`]): paper 003 as a [`polyalloc_alloc::Method`].
+//! The method `flow` ([`Flow`]): paper Song et al. 2005 as a [`polyalloc_alloc::Method`].
 //!
 //! Targets: the local arrays of the `flow` section, in file order (one record per local
 //! array and backend, as before the port). For each, [`Flow::run`] returns
@@ -47,7 +47,7 @@ use polyalloc_program::ProgramError;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// The network-flow method of paper 003.
+/// The network-flow method of paper Song et al. 2005.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Flow;
 
@@ -146,12 +146,12 @@ impl Method for Flow {
     }
 
     fn summary(&self) -> &'static str {
-        "loop shifting, fusion and array contraction as a min-cost network flow (003 Song, Wang, Li, Algorithm 1; Sec. 5 storage)"
+        "loop shifting, fusion and array contraction as a min-cost network flow (Song, Wang, Li 2005, Algorithm 1; Sec. 5 storage)"
     }
 
     fn targets(&self, input: &Input) -> std::result::Result<Vec<String>, MethodError> {
         let seq = LoopSequence::of_example(&input.example)?
-            .ok_or_else(|| MethodError::NotApplicable("no `flow` section (003: a sequence of loop nests)".into()))?;
+            .ok_or_else(|| MethodError::NotApplicable("no `flow` section (Song, Wang, Li 2005: a sequence of loop nests)".into()))?;
         if seq.regions.is_empty() {
             return Err(MethodError::NotApplicable("the flow section has no local region to contract".into()));
         }

@@ -4,7 +4,7 @@
 //! A modular mapping `x -> (M x) mod e` is valid iff its kernel lattice contains no
 //! non-zero conflicting difference (is *strictly admissible* for `DS`), and it has as
 //! many cells as the lattice's index; conversely every lattice of index `k` is the
-//! kernel of a mapping of `k` cells (001 Sec. 3). 001 Sec. 4.2 notes that the best
+//! kernel of a mapping of `k` cells (Darte et al. 2015, Sec. 3). Darte et al. 2015, Sec. 4.2 notes that the best
 //! lattice can be found by "a suitable enumeration of lattices using the Hermite normal
 //! form" (Darte, Schreiber, Villard), and leaves it aside as "potentially expensive if
 //! the determinant is large"; at one instance of the parameters, with `DS` enumerated,
@@ -14,7 +14,7 @@
 //! each). The answer is the smallest modular mapping
 //! there is at that instance, which Heuristics 1 to 3 cannot express when the best
 //! hyperplanes' coefficients grow with the parameters (LBM's rolling buffer
-//! `(N^3 t + N^2 i + N j + k) mod (N^3 + N^2 + N)`, issue 18).
+//! `(N^3 t + N^2 i + N j + k) mod (N^3 + N^2 + N)`).
 //!
 //! **The mapping is claimed at that instance only.** It is computed at the parameter
 //! values the sizes are compared at ([`Input::size_point`]: `--params`, else the
@@ -42,7 +42,7 @@ pub const MAX_INDEX: i64 = 1 << 22;
 pub const PAIR_LIMIT: u64 = 20_000_000;
 /// Most distinct conflicting differences kept (about 100 bytes each: 0.2 GB). Past it
 /// the method stops: produce-consume at N = 10^9 kept 16 million (1.35 GB in 3.5 s)
-/// before a coordinate passed [`MAX_COORD`].
+/// before a coordinate passed `MAX_COORD`.
 pub const DIFFERENCE_LIMIT: usize = 2_000_000;
 /// Most search nodes (candidate basis vectors) tried.
 pub const NODE_LIMIT: u64 = 200_000_000;
@@ -342,7 +342,7 @@ const DENSE_CELLS: i64 = 1 << 26;
 /// differences are all in `±diffs` (a clique of the Cayley graph of `Z^n` they
 /// generate), which an admissible lattice puts in distinct classes. Greedy: from `0`,
 /// the vectors of `±diffs` by increasing `L1` norm (ties: lexicographic order; the
-/// [`CLIQUE_CANDIDATES`] shortest), each kept when its difference with every point
+/// `CLIQUE_CANDIDATES` shortest), each kept when its difference with every point
 /// kept so far is in `±diffs`. At least 1.
 pub fn clique_lower_bound(diffs: &[Vec<i64>], n: usize) -> Result<i64, SearchStop> {
     let vs: Vec<&[i64]> = diffs.iter().map(Vec::as_slice).collect();
@@ -626,12 +626,12 @@ impl Search {
                 }
                 // Next offset vector `0 <= off_i < h_ii`, odometer order.
                 pos += 1;
-                for i in 0..j {
-                    off[i] += 1;
-                    if off[i] < self.basis[i][i] {
+                for (i, o) in off.iter_mut().enumerate().take(j) {
+                    *o += 1;
+                    if *o < self.basis[i][i] {
                         continue 'offsets;
                     }
-                    off[i] = 0;
+                    *o = 0;
                 }
                 break;
             }
@@ -719,7 +719,7 @@ struct Scratch {
 /// bring `B` to a diagonal `D = U B V` (Smith's reduction, without the divisibility
 /// chain, which only minimises the number of rows); then `x` is in `Z^n B = Z^n D V^-1`
 /// iff `(x V)_i = 0 mod d_i` for every `i`, so `x -> ((x . v_i) mod d_i)_i` (`v_i` the
-/// columns of `V`) has kernel `L` and `prod d_i = |det B|` cells (001 Sec. 3). Rows
+/// columns of `V`) has kernel `L` and `prod d_i = |det B|` cells (Darte et al. 2015, Sec. 3). Rows
 /// with `d_i = 1` are dropped, coefficients reduced into `(-d_i / 2, d_i / 2]`. `None`
 /// when `basis` is not of full rank or an entry leaves `i64`.
 pub fn kernel_mapping(basis: &[Vec<i64>]) -> Option<Vec<(Vec<i64>, i64)>> {
@@ -736,11 +736,13 @@ pub fn kernel_mapping(basis: &[Vec<i64>]) -> Option<Vec<(Vec<i64>, i64)>> {
             let p = a[t][t];
             let mut clean = true;
             for i in t + 1..n {
-                let q = a[i][t] / p;
-                for j in t..n {
-                    a[i][j] = a[i][j].checked_sub(q.checked_mul(a[t][j])?)?;
+                let (upper, lower) = a.split_at_mut(i);
+                let (pivot_row, row) = (&upper[t], &mut lower[0]);
+                let q = row[t] / p;
+                for (x, &y) in row[t..n].iter_mut().zip(&pivot_row[t..n]) {
+                    *x = x.checked_sub(q.checked_mul(y)?)?;
                 }
-                clean &= a[i][t] == 0;
+                clean &= row[t] == 0;
             }
             for j in t + 1..n {
                 let q = a[t][j] / p;
@@ -777,7 +779,7 @@ impl Method for LatticeExact {
     }
 
     fn summary(&self) -> &'static str {
-        "the least-index strictly admissible lattice for the conflicting differences at one instance, by Hermite-normal-form enumeration (001 Sec. 3, 4.2); valid at that instance only"
+        "the least-index strictly admissible lattice for the conflicting differences at one instance, by Hermite-normal-form enumeration (Darte, Isoard, Yuki 2015, Sec. 3, 4.2); valid at that instance only"
     }
 
     fn targets(&self, input: &Input) -> Result<Vec<String>, MethodError> {

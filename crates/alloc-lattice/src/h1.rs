@@ -1,4 +1,4 @@
-//! Heuristic 1, basis selection in mapping space (001 Sec. 4.1).
+//! Heuristic 1, basis selection in mapping space (Darte et al. 2015, Sec. 4.1).
 //!
 //! At step `i` the mapping vector is searched as `c = sum_j lambda_j d_j` over the rows
 //! `d_j` that complete the vectors chosen so far into a unimodular matrix (Sec. 4.1.2:
@@ -68,7 +68,7 @@ pub use polyalloc_formulation::int::lin::normalise_sign;
 /// the lattice spanned by the rows `search` (the identity for plain Heuristic 1; the
 /// last rows of `A^{-1}` for Heuristic 3). Stops when no conflict is left or when the
 /// search basis is exhausted. Every modulus is at least 1 on the cell polyhedra `cells`
-/// (`polyalloc_alloc::pieces::cell_polyhedra`; issue 16), not only where conflicts are.
+/// (`polyalloc_alloc::pieces::cell_polyhedra`), not only where conflicts are.
 #[allow(clippy::too_many_arguments)]
 pub fn heuristic1(
     pieces: Vec<BasicSet>,

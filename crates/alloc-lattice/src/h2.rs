@@ -1,8 +1,8 @@
-//! Heuristic 2, basis selection in lattice space (001 Sec. 4.2), for constant reuse
+//! Heuristic 2, basis selection in lattice space (Darte et al. 2015, Sec. 4.2), for constant reuse
 //! vectors.
 //!
 //! * **Parameters projected out** (Sec. 4.2.3): the set `K` of conflicting differences
-//!   (001 Sec. 3.2, [`polyalloc_formulation::ConflictSet::differences`]), restricted to
+//!   (Darte et al. 2015, Sec. 3.2, [`polyalloc_formulation::ConflictSet::differences`]), restricted to
 //!   the parameter context, is read with its parameters as ordinary dimensions and those
 //!   are eliminated by Fourier–Motzkin ([`BasicSet::fm_project_out`], rational shadow,
 //!   integer-tightened; it contains the exact projection, so it is a safe
@@ -444,7 +444,7 @@ pub(crate) mod tests {
     use polyalloc_backend_microlp::MicrolpSolver;
     use polyalloc_formulation::{ConflictForm, Set};
 
-    /// The reverse-L of 001 Fig. 1 (width 2, every pair of live-out cells conflicts).
+    /// The reverse-L of Darte et al. 2015, Fig. 1 (width 2, every pair of live-out cells conflicts).
     pub(crate) fn reverse_l() -> Problem {
         let cs = ConflictSet::parse(
             "[N] -> { A[x, y] -> A[x2, y2] : 0 <= x < N and 0 <= y < N and 0 <= x2 < N and 0 <= y2 < N \

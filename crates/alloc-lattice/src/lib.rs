@@ -77,7 +77,7 @@ impl Allocator for LatticeH1 {
         H1_NAME
     }
     fn summary(&self) -> &'static str {
-        "lattice Heuristic 1: greedy mapping vectors of minimal parametric width, unimodular basis (Darte-Isoard-Yuki; 001 Sec. 4.1)"
+        "lattice Heuristic 1: greedy mapping vectors of minimal parametric width, unimodular basis (Darte, Isoard, Yuki 2015, Sec. 4.1)"
     }
     fn find_mapping(&self, problem: &Problem, solver: &dyn Solver) -> Result<ModularMapping, AllocError> {
         let params: Vec<String> = problem.params().to_vec();
@@ -125,7 +125,7 @@ impl Allocator for LatticeH2 {
         H2_NAME
     }
     fn summary(&self) -> &'static str {
-        "lattice Heuristic 2: shortest constant reuse vectors outside the extrusions of K (Darte-Isoard-Yuki; 001 Sec. 4.2); unfolded rows where it stops"
+        "lattice Heuristic 2: shortest constant reuse vectors outside the extrusions of K (Darte, Isoard, Yuki 2015, Sec. 4.2); unfolded rows where it stops"
     }
     fn find_mapping(&self, problem: &Problem, solver: &dyn Solver) -> Result<ModularMapping, AllocError> {
         let params: Vec<String> = problem.params().to_vec();
@@ -186,7 +186,7 @@ impl Allocator for Lattice {
         H3_NAME
     }
     fn summary(&self) -> &'static str {
-        "lattice Heuristic 3: constant reuse vectors (Heuristic 2) then parametric widths in their orthogonal (Heuristic 1) (Darte-Isoard-Yuki; 001 Sec. 4.3)"
+        "lattice Heuristic 3: constant reuse vectors (Heuristic 2) then parametric widths in their orthogonal (Heuristic 1) (Darte, Isoard, Yuki 2015, Sec. 4.3)"
     }
     fn find_mapping(&self, problem: &Problem, solver: &dyn Solver) -> Result<ModularMapping, AllocError> {
         let params: Vec<String> = problem.params().to_vec();

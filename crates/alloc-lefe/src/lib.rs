@@ -10,13 +10,13 @@
 //! Parametric moduli: `b_p` is computed as the smallest affine bound `u . P + w` of
 //! `|s_p - t_p|` over the conflict polyhedra of depth `p` (each `K` intersected with
 //! `s_x = t_x` for `x < p`), linearised with Farkas' lemma and minimised
-//! lexicographically by parameter priority `(u_1, ..., u_p, w)` (001 Sec. 4.1.3). The
+//! lexicographically by parameter priority `(u_1, ..., u_p, w)` (Darte et al. 2015, Sec. 4.1.3). The
 //! bound holds on the rational points of each polyhedron, so it is exact for the integral
 //! polyhedra of the paper examples and otherwise a safe over-approximation of the
 //! integer lexicographic maximum. An axis along which no conflict remains gets modulus 1.
 //! The bound is also kept non-negative wherever the array has a cell
-//! ([`positive_on_cells`]): a modulus is at least 1 for every parameter value of the
-//! context, also where no conflict exists (issue 16).
+//! ([`polyalloc_alloc::width::positive_on_cells`]): a modulus is at least 1 for every parameter value of the
+//! context, also where no conflict exists.
 
 use polyalloc_alloc::pieces::{cell_polyhedra, conflict_polyhedra, revise_all};
 use polyalloc_alloc::width::constant_hyperplane_modulus;
@@ -40,7 +40,7 @@ impl Allocator for Lefe {
     }
 
     fn summary(&self) -> &'static str {
-        "successive modulo along the canonical axes (Lefebvre-Feautrier; 004 Sec. 2.1, 001 Sec. 4.1)"
+        "successive modulo along the canonical axes (Lefebvre, Feautrier 1998, as described by Bhaskaracharya et al. 2016, Sec. 2.1)"
     }
 
     fn find_mapping(&self, problem: &Problem, solver: &dyn Solver) -> Result<ModularMapping, AllocError> {

@@ -1,6 +1,6 @@
 //! Exact polyhedral helpers of the occupancy-vector method: constraint rows, affine
 //! substitution, and the Minkowski generators (vertices and rays) that the **vertex
-//! method** (000 Sec. 3.2.4, Theorem 2) evaluates a bilinear constraint at.
+//! method** (Thies et al. 2007, Sec. 3.2.4, Theorem 2) evaluates a bilinear constraint at.
 //!
 //! Rows use the layout of `polyalloc-formulation`: column 0 is the constant, then the
 //! parameters, then the dimensions; a row `r` means `r . (1, y) >= 0` (inequality) or

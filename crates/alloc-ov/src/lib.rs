@@ -1,6 +1,6 @@
 //! # polyalloc-alloc-ov: occupancy vectors (Thies, Vivien, Amarasinghe)
 //!
-//! The method of paper 000 ("A Step Towards Unifying Schedule and Storage
+//! The method of paper Thies et al. 2007 ("A Step Towards Unifying Schedule and Storage
 //! Optimization"), for programs in its domain (Sec. 4.1): single assignment, the
 //! iteration space of each statement is the data space of the array it writes,
 //! one-dimensional affine schedules `Theta_S(x, n) = a_S . x + b_S . n + c_S` (Eq. 3).

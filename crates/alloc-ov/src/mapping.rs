@@ -1,4 +1,4 @@
-//! The storage mapping an occupancy vector induces (000 Sec. 3.3.2, after Quilleré and
+//! The storage mapping an occupancy vector induces (Thies et al. 2007, Sec. 3.3.2, after Quilleré and
 //! Rajopadhye): with `g = gcd(v)`, `v0 = v / g` primitive and `U` unimodular with first
 //! column `v0`, cell `l` goes to `(Pi l, y . l mod g)` where `Pi` is rows `2..n` of
 //! `U^-1` and `y` its first row; an offset keeps the indices non-negative.

@@ -1,4 +1,4 @@
-//! The occupancy-vector methods of 000 as [`Method`]s of polyalloc's one registry:
+//! The occupancy-vector methods of Thies et al. 2007 as [`Method`]s of polyalloc's one registry:
 //!
 //! * [`Ov`] (`ov`): Problem 2.1 (Sec. 4.6.1), the shortest occupancy vector of an array
 //!   for the schedule of the file's `ov` paper entry of that array, else the program's
@@ -245,7 +245,7 @@ impl From<OvError> for MethodError {
 /// The arrays of the example's `ov` section.
 fn targets(input: &Input) -> Result<Vec<String>, MethodError> {
     match crate::OvSection::of(&input.example)? {
-        None => Err(MethodError::NotApplicable("no `ov` section: not an occupancy-vector example (000)".into())),
+        None => Err(MethodError::NotApplicable("no `ov` section: not an occupancy-vector example (Thies, Vivien, Amarasinghe 2007)".into())),
         Some(s) => {
             let arrays = s.arrays();
             if arrays.is_empty() {
@@ -478,7 +478,7 @@ impl Method for Ov {
         "ov"
     }
     fn summary(&self) -> &'static str {
-        "shortest occupancy vector for a given schedule and its storage mapping (000 Sec. 4.6.1, Problem 2.1)"
+        "shortest occupancy vector for a given schedule and its storage mapping (Thies, Vivien, Amarasinghe 2007, Sec. 4.6.1, Problem 2.1)"
     }
     fn targets(&self, input: &Input) -> Result<Vec<String>, MethodError> {
         targets(input)
@@ -493,7 +493,7 @@ impl Method for Aov {
         "aov"
     }
     fn summary(&self) -> &'static str {
-        "shortest affine occupancy vector, valid for every legal affine schedule (000 Sec. 4.6.3, Problem 2.3)"
+        "shortest affine occupancy vector, valid for every legal affine schedule (Thies, Vivien, Amarasinghe 2007, Sec. 4.6.3, Problem 2.3)"
     }
     fn targets(&self, input: &Input) -> Result<Vec<String>, MethodError> {
         targets(input)
@@ -508,7 +508,7 @@ impl Method for Uov {
         "uov"
     }
     fn summary(&self) -> &'static str {
-        "shortest universal occupancy vector of a stencil, valid for every legal order (000 Sec. 6, Strout et al.)"
+        "shortest universal occupancy vector of a stencil, valid for every legal order (Thies, Vivien, Amarasinghe 2007, Sec. 6; Strout et al. 1998)"
     }
     fn targets(&self, input: &Input) -> Result<Vec<String>, MethodError> {
         targets(input)

@@ -1,4 +1,4 @@
-//! The method's formulation of the program (000 Sec. 4.1-4.2, Eqs. 2-3), a view of the
+//! The method's formulation of the program (Thies et al. 2007, Sec. 4.1-4.2, Eqs. 2-3), a view of the
 //! one program model of polyalloc ([`polyalloc_program::Program`], as
 //! `polyalloc_suite::Example::program_model` builds it from a bench-suite file) and of the
 //! file's `ov` section ([`OvSection`]): single-assignment statements whose iteration
@@ -107,7 +107,7 @@ impl ScheduleSpace {
     }
 }
 
-/// The occupancy-vector method's formulation of a program in the domain of 000 (Sec.
+/// The occupancy-vector method's formulation of a program in the domain of Thies et al. 2007 (Sec.
 /// 4.1): its statements with the array each writes, its flow dependences (Eq. 2) and the
 /// schedule-coefficient space `E` (Eq. 3). Built from the one program model by
 /// [`OvFormulation::new`].
@@ -277,7 +277,7 @@ impl OvFormulation {
             && w.index.iter().enumerate().all(|(k, a)| a.coeffs.iter().enumerate().all(|(c, &x)| x == i64::from(c == sp.dim_col(k))));
         if !ident || w.guard.is_some() {
             return Err(OvError::Unsupported(format!(
-                "{name}: statement `{}` must write {array}[iteration vector] (000 Sec. 4.1: the data space is the iteration space)",
+                "{name}: statement `{}` must write {array}[iteration vector] (Thies, Vivien, Amarasinghe 2007, Sec. 4.1: the data space is the iteration space)",
                 st.name
             )));
         }

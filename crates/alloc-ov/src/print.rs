@@ -1,4 +1,4 @@
-//! Printing the linearised constraints the way 000 prints them (Sec. 5.1.3, 5.2):
+//! Printing the linearised constraints the way Thies et al. 2007 prints them (Sec. 5.1.3, 5.2):
 //! equalities solved for the first coefficient (`a_1 = a_2`), substituted into the
 //! inequalities, redundant rows removed, terms ordered by letter then statement
 //! (`b_2 - e_1 + e_2 - 1 >= 0`).

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 /// (`{"S": "[m, n] -> { S[i, j] -> [2*i + j] }"}`).
 pub type ScheduleText = BTreeMap<String, String>;
 
-/// The `ov` section of a bench-suite file (000).
+/// The `ov` section of a bench-suite file (Thies et al. 2007).
 #[derive(Clone, Debug, Deserialize)]
 pub struct OvSection {
     /// Statement -> the array it writes (the location is the iteration vector, Sec. 4.1).

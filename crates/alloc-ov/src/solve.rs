@@ -1,4 +1,4 @@
-//! The constraints of 000 Sec. 4.3-4.5 and the three problems of Sec. 2 / 4.6.
+//! The constraints of Thies et al. 2007, Sec. 4.3-4.5 and the three problems of Sec. 2 / 4.6.
 //!
 //! A constraint *family* is a bilinear form `F(theta; y) >= 0` required for every
 //! rational point `y = (n, x)` of a polyhedron `Q` (parameters and iterators together):

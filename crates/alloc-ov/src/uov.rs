@@ -1,4 +1,4 @@
-//! The universal occupancy vector of Strout, Carter, Ferrante and Simon (1998), as 000
+//! The universal occupancy vector of Strout, Carter, Ferrante and Simon (1998), as Thies et al. 2007
 //! Sec. 6 summarises it: an occupancy vector valid for **every** legal execution order,
 //! not only the affine ones. Strout et al. consider a stencil: one statement in a
 //! perfect loop nest with uniform dependences `x - d_k`. The value produced at `p` is

@@ -1,6 +1,6 @@
 //! # Inter-array storage by storage hyperplanes (`smo-inter`): the SMO tool's extension
 //!
-//! 004 is intra-array (Sec. 6: "Our approach ... is an intra-array one"); the public SMO
+//! Bhaskaracharya et al. 2016 is intra-array (Sec. 6: "Our approach ... is an intra-array one"); the public SMO
 //! tool (Bhaskaracharya, 2015-2016, `src/StoragePartition.cpp`) extends the formulation
 //! to several statements, each writing its own array, so that the arrays can share one
 //! storage. Its inputs give conflict polyhedra within an array (`i i`) and between two
@@ -12,7 +12,7 @@
 //! hyperplane with its constant coefficient), one modulus per row for all arrays. A
 //! conflict polyhedron `K` between `A_a` and `A_b` (`a = b` allowed) is *satisfied* by the
 //! row when `D(s, t) = (Γ_a . s + o_a) - (Γ_b . t + o_b)` has one sign, at least 1 in
-//! absolute value, on all of `K` (004 Def. 3.1 with offsets).
+//! absolute value, on all of `K` (Bhaskaracharya et al. 2016, Def. 3.1 with offsets).
 //!
 //! **One row (the ILP of FIND-NEXT-HYPERPLANE, extended as the tool extends it).** Per
 //! polyhedron the binary decisions `x1, x2` and the decision constraints (6) on `D`, and
@@ -691,7 +691,7 @@ impl SmoInter {
 
 impl SmoInter {
     /// Array `a` in a storage of its own: the same formulation on its own conflicts
-    /// alone (with one array there are no offsets, and the objective is SMO's: 004
+    /// alone (with one array there are no offsets, and the objective is SMO's: Bhaskaracharya et al. 2016
     /// Algorithm 1), as a modular mapping of the array.
     pub fn alone(&self, problem: &InterProblem, a: usize, solver: &dyn Solver) -> Result<ModularMapping, AllocError> {
         self.alone_with(problem, a, solver, &mut Facts::default())
@@ -977,7 +977,7 @@ impl Method for SmoInter {
     }
 
     fn summary(&self) -> &'static str {
-        "inter-array storage: SMO storage hyperplanes with per-array offsets shared by several arrays (the SMO tool's extension of 004)"
+        "inter-array storage: SMO storage hyperplanes with per-array offsets shared by several arrays (the SMO tool's extension of Bhaskaracharya, Bondhugula, Cohen 2016)"
     }
 
     fn targets(&self, input: &Input) -> Result<Vec<String>, MethodError> {

@@ -39,7 +39,7 @@
 //!   variables `z_k^+, z_k^-` (`r_k . Γ >= 1` or `<= -1`, big-M `1 + coef_bound Σ|r_k|`,
 //!   `Σ z >= 1`). Hence at most `n` hyperplanes, and termination; a conflict set that
 //!   still has pairs after `n` hyperplanes contains a pair `s = t` and is rejected.
-//! * **Moduli at least 1 wherever the array has a cell** (issue 16): the bound
+//! * **Moduli at least 1 wherever the array has a cell**: the bound
 //!   `u . P + w` is also kept non-negative on the array's cells within the context
 //!   (`polyalloc_alloc::width::positive_on_cells`), so that a modulus such as `N - 2`
 //!   is not returned under a context `N >= 2` where the conflicts vanish at `N = 2`.
@@ -423,7 +423,7 @@ impl Smo {
 
 /// `Σ max(0, -L_p)` over the parameters `p` whose context bounds them below by a
 /// negative `L_p` (rows `a p + b >= 0` of one parameter): the decision constraints'
-/// bound `c ΣP + c` (004 Sec. 3.4) assumes non-negative parameters, and a context
+/// bound `c ΣP + c` (Bhaskaracharya et al. 2016, Sec. 3.4) assumes non-negative parameters, and a context
 /// allowing `N >= -10` made it negative, every hyperplane infeasible. With the offset
 /// the bound is `c (ΣP + offset) + c`, positive on the context; non-negative contexts
 /// keep the paper's bound exactly (offset 0).
@@ -442,7 +442,7 @@ impl Allocator for Smo {
     }
 
     fn summary(&self) -> &'static str {
-        "SMO storage hyperplanes by ILP (Bhaskaracharya, Bondhugula, Cohen; 004 Sec. 3, Algorithm 1)"
+        "SMO storage hyperplanes by ILP (Bhaskaracharya, Bondhugula, Cohen 2016, Sec. 3, Algorithm 1)"
     }
 
     fn find_mapping(&self, problem: &Problem, solver: &dyn Solver) -> Result<ModularMapping, AllocError> {

@@ -24,7 +24,7 @@
 //! bound too. When that optimum is unique up to sign and its modulus is positive on the
 //! array's cells, it is the answer every backend's ILP returns (the plain ILP is
 //! compared with it on every example in `tests/smo_table1.rs`), and SMO takes it
-//! without building the model (issue 17: the ILP solves were most of SMO's time on the
+//! without building the model (the ILP solves were most of SMO's time on the
 //! paper examples, 2-10 ms of microlp per hyperplane against well under 1 ms here).
 
 use crate::decision::{BoundRow, GammaRow, Side};

@@ -1,11 +1,11 @@
 //! # `smo-sym`: SMO's storage hyperplanes, independent of how the conflict set is written
 //!
-//! SMO (004 Sec. 3.4) counts a conflict polyhedron as satisfied by a hyperplane `Γ` only
+//! SMO (Bhaskaracharya et al. 2016, Sec. 3.4) counts a conflict polyhedron as satisfied by a hyperplane `Γ` only
 //! when `Γ . (s - t)` has one sign on the whole polyhedron. A conflict set is symmetric,
-//! and a half relation may orient and split it in many ways, which 004 never prints
+//! and a half relation may orient and split it in many ways, which Bhaskaracharya et al. 2016 never prints
 //! (Sec. 3.6 item 2): on one orientation a polyhedron lies on one side of `Γ`, on another
 //! it straddles `Γ` although `Γ` separates every one of its pairs, and SMO's answer
-//! changes (the hex tile of 004 Table I: `9B - 8` from the orientation by `-tt + 3ii`,
+//! changes (the hex tile of Bhaskaracharya et al. 2016, Table I: `9B - 8` from the orientation by `-tt + 3ii`,
 //! much larger from the row-major one; `tests/smo_table1.rs`).
 //!
 //! `smo-sym` keeps SMO's model (successive storage hyperplanes `Γ_k`, each revising the
@@ -216,7 +216,7 @@ impl Allocator for SmoSym {
     }
 
     fn summary(&self) -> &'static str {
-        "SMO with satisfaction decided on the conflict set, not its pieces: the same mapping for every orientation and decomposition (issue 18)"
+        "SMO with satisfaction decided on the conflict set, not its pieces: the same mapping for every orientation and decomposition"
     }
 
     fn find_mapping(&self, problem: &Problem, solver: &dyn Solver) -> Result<ModularMapping, AllocError> {

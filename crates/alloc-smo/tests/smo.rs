@@ -1,8 +1,26 @@
-use polyalloc_alloc::{allocate, Problem};
+use polyalloc_alloc::{Allocator, Problem};
 use polyalloc_alloc_smo::{normalise_sign, revise, Smo, SmoOptions};
 use polyalloc_backend_microlp::MicrolpSolver;
 use polyalloc_formulation::int::lin::rank;
 use polyalloc_formulation::{BasicSet, ConflictForm, ConflictSet, Polynomial};
+
+/// The method's mapping on `p`, checked by the exact checker (`polyalloc_alloc::verify`)
+/// before any assertion reads it, with its size and the ILPs the method solved.
+struct Checked {
+    mapping: polyalloc_formulation::ModularMapping,
+    size: Option<Polynomial>,
+    #[allow(dead_code)]
+    ilps: Vec<polyalloc_ilp::SolveRecord>,
+}
+
+fn find_checked(m: &dyn Allocator, p: &Problem) -> Result<Checked, polyalloc_alloc::AllocError> {
+    let rec = polyalloc_ilp::Recording::new(MicrolpSolver);
+    let mapping = m.find_mapping(p, &rec)?;
+    let ilps = rec.take_records();
+    polyalloc_alloc::verify(p, &mapping, &MicrolpSolver, m.name())?;
+    let size = mapping.size().expect("a size");
+    Ok(Checked { mapping, size, ilps })
+}
 
 fn problem(conflicts: &str, context: &str, instances: Vec<Vec<i64>>) -> Problem {
     Problem {
@@ -14,7 +32,7 @@ fn problem(conflicts: &str, context: &str, instances: Vec<Vec<i64>>) -> Problem 
     }
 }
 
-/// 004 Fig. 2(c), the producer-consumer conflict set; Sec. 3.5 derives the hyperplane
+/// Bhaskaracharya et al. 2016, Fig. 2(c), the producer-consumer conflict set; Sec. 3.5 derives the hyperplane
 /// (-1, 1) with contraction modulus 2N - 1.
 #[test]
 fn produce_consume_gives_the_papers_hyperplane() {
@@ -24,7 +42,7 @@ fn produce_consume_gives_the_papers_hyperplane() {
         "[N] -> { : N >= 2 }",
         vec![vec![4], vec![7]],
     );
-    let a = allocate(&Smo::default(), &p, &MicrolpSolver).expect("smo");
+    let a = find_checked(&Smo::default(), &p).expect("smo");
     assert_eq!(a.mapping.rows.len(), 1);
     assert_eq!(a.mapping.rows[0].hyperplane, vec![-1, 1]);
     assert_eq!(a.size, Some(Polynomial::parse("2*N - 1").expect("poly")));
@@ -33,7 +51,7 @@ fn produce_consume_gives_the_papers_hyperplane() {
     // anyway (the lexicographic stages eta', u_N, w, then the tie-breaks) gives the same.
     assert!(!a.ilps.iter().any(|r| r.model.starts_with("smo-hyperplane")));
     let solved = Smo { options: SmoOptions { solve_settled: true, ..SmoOptions::default() } };
-    let b = allocate(&solved, &p, &MicrolpSolver).expect("smo, ILP solved");
+    let b = find_checked(&solved, &p).expect("smo, ILP solved");
     assert!(b.ilps.iter().any(|r| r.model == "smo-hyperplane-1"));
     assert_eq!(b.mapping.rows, a.mapping.rows);
 }
@@ -48,18 +66,18 @@ fn all_pairs_conflict_needs_independent_hyperplanes() {
         "[N] -> { : N >= 2 }",
         vec![vec![3], vec![5]],
     );
-    let a = allocate(&Smo::default(), &p, &MicrolpSolver).expect("smo");
+    let a = find_checked(&Smo::default(), &p).expect("smo");
     let rows: Vec<Vec<i64>> = a.mapping.rows.iter().map(|r| r.hyperplane.clone()).collect();
     assert_eq!(rows.len(), 2);
     assert_eq!(rank(&rows, 2), Some(2));
     assert_eq!(a.size, Some(Polynomial::parse("N^2").expect("poly")));
 }
 
-/// Without conflicts the array contracts to a single cell (004 Sec. 3.4).
+/// Without conflicts the array contracts to a single cell (Bhaskaracharya et al. 2016, Sec. 3.4).
 #[test]
 fn no_conflict_means_one_cell() {
     let p = problem("[N] -> { A[i] -> A[i2] : 0 <= i < N and 0 <= i2 < N and i2 > i and i > N }", "[N] -> { : N >= 1 }", vec![vec![4]]);
-    let a = allocate(&Smo::default(), &p, &MicrolpSolver).expect("smo");
+    let a = find_checked(&Smo::default(), &p).expect("smo");
     assert!(a.mapping.rows.is_empty());
     assert_eq!(a.size, Some(Polynomial::constant(1)));
 }

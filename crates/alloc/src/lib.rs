@@ -1,24 +1,23 @@
-//! # polyalloc-alloc: the allocator interface
-//!
-//! Every storage-allocation method of polyalloc (successive modulo, SMO, the lattice
-//! heuristics, occupancy vectors, ...) implements [`Allocator`]: given an array's
-//! conflict set with its parameters and context ([`Problem`]) and any
-//! [`polyalloc_ilp::Solver`], it proposes a modular mapping. [`allocate`] runs a method
-//! and then **verifies** the mapping with the exact checker of `polyalloc-formulation`
-//! (which shares no code path with any method) before anything is returned: a mapping
-//! that fails is an [`AllocError::Invalid`] naming the conflict it breaks, never a
-//! result. It also records the statistics of every ILP the method solved (variables,
-//! constraints, solve time) through [`polyalloc_ilp::Recording`].
+//! # polyalloc-alloc: the method interface
 //!
 //! [`Method`] ([`method`]) is the one interface of every method of polyalloc, over one
-//! typed [`Input`] (an example) with one typed [`Outcome`]; a conflict-set
-//! [`Allocator`] becomes a [`Method`] through [`OnConflictSets`]. The registry of all
-//! methods is the `polyalloc` facade's (the method crates never import each other, and
-//! the facade imports them all).
+//! typed [`Input`] (an example, or a conflict set built in code:
+//! [`Input::from_problem`]) with one typed [`Outcome`]. Most methods (successive
+//! modulo, SMO, the lattice heuristics) answer per array from its conflict set alone:
+//! they implement the smaller [`Allocator`] (a [`Problem`] and any
+//! [`polyalloc_ilp::Solver`] in, a modular mapping out) and become a [`Method`] through
+//! [`OnConflictSets`]. A method never verifies its own answer: the `polyalloc` facade's
+//! one door, `polyalloc::run`, checks every obligation of an outcome with [`verify`]
+//! (the exact checker of `polyalloc-formulation`, which shares no code path with any
+//! method) before anything is returned; a mapping that fails is an
+//! [`AllocError::Invalid`] naming the conflict it breaks, never a result.
+//!
+//! The registry of all methods is the `polyalloc` facade's (the method crates never
+//! import each other, and the facade imports them all).
 //!
 //! [`width`] holds the formulation piece that several methods share: an affine bound
 //! `u . P + w` on `|h . (s - t)|` over every conflict polyhedron, linearised with Farkas'
-//! lemma (004 Sec. 3.4.2, 001 Sec. 4.1.1).
+//! lemma (Bhaskaracharya et al. 2016, Sec. 3.4.2, Darte et al. 2015, Sec. 4.1.1).
 
 pub mod method;
 pub mod pieces;
@@ -30,10 +29,9 @@ pub use method::{
 };
 use polyalloc_formulation::checker::Verdict;
 use polyalloc_formulation::shared_checker::{check_shared, SharedVerdict};
-use polyalloc_formulation::{Checker, ModularMapping, Polynomial, SharedMapping};
-use polyalloc_ilp::{Recording, SolveError, SolveRecord, Solver};
+use polyalloc_formulation::{Checker, ModularMapping, SharedMapping};
+use polyalloc_ilp::{SolveError, Solver};
 pub use polyalloc_suite::{Example, InterProblem, Problem};
-use std::time::{Duration, Instant};
 
 /// Why a method gave no mapping.
 #[derive(Debug, thiserror::Error)]
@@ -57,7 +55,7 @@ pub enum AllocError {
     Method { method: String, message: String },
     /// The exact checker refuted the mapping: it is never returned.
     #[error("{method}: mapping {mapping} is invalid: {refutation}")]
-    Invalid { method: String, mapping: String, refutation: Refutation },
+    Invalid { method: String, mapping: String, refutation: Box<Refutation> },
     /// The method does not apply to this problem.
     #[error("{method}: not applicable: {reason}")]
     NotApplicable { method: String, reason: String },
@@ -133,8 +131,23 @@ pub trait Allocator: Send + Sync {
     /// One line: what the method is and where it comes from.
     fn summary(&self) -> &'static str;
     /// Proposes a mapping. Solve every ILP through `solver` (it records statistics).
-    /// The result is verified by [`allocate`]; implementations need not check it.
+    /// The result is verified by the facade's `run` ([`verify`]); implementations need
+    /// not check it.
     fn find_mapping(&self, problem: &Problem, solver: &dyn Solver) -> Result<ModularMapping, AllocError>;
+}
+
+/// A borrowed allocator is an allocator (so that `OnConflictSets(&method)` runs a
+/// method the caller keeps).
+impl<A: Allocator + ?Sized> Allocator for &A {
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+    fn summary(&self) -> &'static str {
+        (**self).summary()
+    }
+    fn find_mapping(&self, problem: &Problem, solver: &dyn Solver) -> Result<ModularMapping, AllocError> {
+        (**self).find_mapping(problem, solver)
+    }
 }
 
 /// How the checker established validity.
@@ -157,30 +170,6 @@ impl Verification {
     }
 }
 
-/// A verified mapping and its statistics.
-#[derive(Clone, Debug)]
-pub struct Allocation {
-    pub method: String,
-    pub backend: String,
-    pub mapping: ModularMapping,
-    /// Product of the moduli (`None` when some dimension is not folded).
-    pub size: Option<Polynomial>,
-    pub verification: Verification,
-    /// Every ILP the method solved, in order.
-    pub ilps: Vec<SolveRecord>,
-    /// Wall-clock time of the method (verification excluded).
-    pub method_time: Duration,
-    /// Wall-clock time of the verification.
-    pub verify_time: Duration,
-}
-
-impl Allocation {
-    /// Sum of the ILP solve times.
-    pub fn solve_time(&self) -> Duration {
-        self.ilps.iter().map(|r| r.elapsed).sum()
-    }
-}
-
 /// Verifies a mapping against a problem with the independent exact checker.
 pub fn verify(problem: &Problem, mapping: &ModularMapping, solver: &dyn Solver, method: &str) -> Result<Verification, AllocError> {
     let checker = Checker::new(solver);
@@ -191,7 +180,7 @@ pub fn verify(problem: &Problem, mapping: &ModularMapping, solver: &dyn Solver, 
     let verdict = checker
         .check_in_space(&problem.conflicts, mapping, Some(&cells), problem.context.as_ref(), &problem.instances)
         .map_err(AllocError::formulation(method))?;
-    let invalid = |refutation| AllocError::Invalid { method: method.to_string(), mapping: mapping.to_string(), refutation };
+    let invalid = |refutation| AllocError::Invalid { method: method.to_string(), mapping: mapping.to_string(), refutation: Box::new(refutation) };
     match verdict {
         Verdict::Proven => Ok(Verification::Proven),
         Verdict::ProvenForInstancesOnly { reason, instances } => {
@@ -214,7 +203,7 @@ pub fn verify_shared(problem: &InterProblem, mapping: &SharedMapping, solver: &d
     let checker = Checker::new(solver);
     let verdict = check_shared(&checker, &problem.conflicts, mapping, Some(&problem.spaces), problem.context.as_ref(), &problem.instances)
         .map_err(AllocError::formulation(method))?;
-    let invalid = |refutation| AllocError::Invalid { method: method.to_string(), mapping: mapping.to_string(), refutation };
+    let invalid = |refutation| AllocError::Invalid { method: method.to_string(), mapping: mapping.to_string(), refutation: Box::new(refutation) };
     match verdict {
         SharedVerdict::Proven => Ok(Verification::Proven),
         SharedVerdict::ProvenForInstancesOnly { reason, instances } if !instances.is_empty() => Ok(Verification::Instances { reason, instances }),
@@ -229,28 +218,4 @@ pub fn verify_shared(problem: &InterProblem, mapping: &SharedMapping, solver: &d
         })))),
         SharedVerdict::NonPositiveModulus { row, params } => Err(invalid(Refutation::NonPositiveModulus { row, params })),
     }
-}
-
-/// Runs `method` on `problem` with `solver`, records its ILPs, and verifies the mapping
-/// before returning it.
-pub fn allocate(method: &dyn Allocator, problem: &Problem, solver: &dyn Solver) -> Result<Allocation, AllocError> {
-    allocate_recorded(method, problem, &Recording::new(solver))
-}
-
-/// [`allocate`] with a caller-provided recorder (e.g. one that dumps every model).
-pub fn allocate_recorded<S: Solver>(method: &dyn Allocator, problem: &Problem, recorder: &Recording<S>) -> Result<Allocation, AllocError> {
-    let name = method.name();
-    recorder.take_records();
-    let start = Instant::now();
-    let mapping = method.find_mapping(problem, recorder)?;
-    let method_time = start.elapsed();
-    let ilps = recorder.take_records();
-    let vstart = Instant::now();
-    // Through the recorder, so that `--dump-lp` also writes the checker's models; its
-    // records are then dropped: the statistics are the method's.
-    let verification = verify(problem, &mapping, recorder, name)?;
-    recorder.take_records();
-    let verify_time = vstart.elapsed();
-    let size = mapping.size().map_err(AllocError::formulation(name))?;
-    Ok(Allocation { method: name.to_string(), backend: recorder.name().to_string(), mapping, size, verification, ilps, method_time, verify_time })
 }

@@ -42,14 +42,17 @@ pub struct Input {
     /// How long reading the example took (file, parsing, validation), when the caller
     /// measured it: reported in each record of the input (`read_ms`).
     pub read_time: Option<std::time::Duration>,
-    problems: Mutex<BTreeMap<String, Arc<Mutex<Option<Result<Problem, SuiteError>>>>>>,
-    memo: Mutex<BTreeMap<String, Arc<Mutex<Option<Box<dyn std::any::Any + Send>>>>>>,
+    problems: Slots<Result<Problem, SuiteError>>,
+    memo: Slots<Box<dyn std::any::Any + Send>>,
 }
+
+/// Values computed once per key, each key with its own lock (see [`slot`]).
+type Slots<V> = Mutex<BTreeMap<String, Arc<Mutex<Option<V>>>>>;
 
 /// The slot of `key` in a map of per-key slots (created empty on first use). Each key
 /// has its own lock: one caller computes a value while the others of the same key wait
 /// for it, and other keys are not held up.
-fn slot<V>(map: &Mutex<BTreeMap<String, Arc<Mutex<Option<V>>>>>, key: &str) -> Arc<Mutex<Option<V>>> {
+fn slot<V>(map: &Slots<V>, key: &str) -> Arc<Mutex<Option<V>>> {
     // A poisoned lock only means another thread panicked while inserting: the map
     // itself is still a valid cache.
     let mut m = map.lock().unwrap_or_else(|p| p.into_inner());
@@ -60,6 +63,44 @@ impl Input {
     /// Wraps an example.
     pub fn new(example: Example) -> Input {
         Input { example, at: None, read_time: None, problems: Mutex::new(BTreeMap::new()), memo: Mutex::new(BTreeMap::new()) }
+    }
+
+    /// The input of one conflict set built in code (a [`Problem`], not a file): an
+    /// example with the one array `array`, whose conflict set is `problem` itself (not
+    /// recomputed from its printed form), its parameters, context and instances. Every
+    /// conflict-set method runs on it through the facade's one door, like a file's.
+    pub fn from_problem(array: &str, problem: Problem) -> Input {
+        let params = problem.params().to_vec();
+        let instances = problem.instances.iter().map(|v| params.iter().cloned().zip(v.iter().copied()).collect()).collect();
+        // Without the array's space, the conflicts' domain stands for it in the text;
+        // the problem itself keeps `space: None` (moduli checked where conflicts are).
+        let space = match &problem.space {
+            Some(s) => s.to_string(),
+            None => problem.conflicts.relation.domain().map(|d| d.to_string()).unwrap_or_default(),
+        };
+        let spec = polyalloc_suite::ArraySpec {
+            space,
+            conflicts: Some(problem.conflicts.relation.to_string()),
+            conflicts_form: None,
+            extra: BTreeMap::new(),
+        };
+        let example = Example {
+            id: problem.example.clone(),
+            title: problem.example.clone(),
+            source: polyalloc_suite::Source { paper: "code".into(), location: "Input::from_problem".into() },
+            params,
+            context: problem.context.as_ref().map(|c| c.to_string()),
+            arrays: BTreeMap::from([(array.to_string(), spec)]),
+            program: None,
+            instances,
+            paper: Vec::new(),
+            note: None,
+            extra: BTreeMap::new(),
+            file: std::path::PathBuf::new(),
+        };
+        let input = Input::new(example);
+        *slot(&input.problems, array).lock().unwrap_or_else(|p| p.into_inner()) = Some(Ok(problem));
+        input
     }
 
     /// The same input with sizes compared and reported at `at`.
@@ -231,7 +272,7 @@ pub enum Order {
     /// (scaled) and fused schedules are all of this kind.
     Time(Arc<TimeFunction>),
     /// The execution trace at the given parameter values (for example the rearranged
-    /// loops of 002 Sec. 5, interpreted).
+    /// loops of Pugh 1991, Sec. 5, interpreted).
     Trace(Arc<TraceFunction>),
 }
 
@@ -278,8 +319,8 @@ impl std::fmt::Debug for StoragePlan {
 /// program runs in its original order with a location per cell, then in `order` with
 /// `storage`, at every instance, and every value read and every live-out value must be
 /// the same. The evidence for methods whose answer lives in a transformed program that
-/// the conflict-set checker does not model (a schedule, 002; shifted, fused and
-/// contracted loops, 003), and a second, independent confirmation for the others.
+/// the conflict-set checker does not model (a schedule, Pugh 1991; shifted, fused and
+/// contracted loops, Song et al. 2005), and a second, independent confirmation for the others.
 #[derive(Clone, Debug)]
 pub struct ExecutionCheck {
     /// What is run (`"schedule"`, `"generated loops"`, `"fused loop"`, ...).
@@ -287,7 +328,7 @@ pub struct ExecutionCheck {
     /// The program, in the one program model; its statement schedules are the original
     /// order.
     pub program: Program,
-    /// Arrays whose updates are reductions (their order may change, 002 Sec. 3).
+    /// Arrays whose updates are reductions (their order may change, Pugh 1991, Sec. 3).
     pub reduction_arrays: Vec<String>,
     /// The transformed order.
     pub order: Order,

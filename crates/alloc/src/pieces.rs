@@ -12,7 +12,7 @@ use polyalloc_ilp::Solver;
 /// generators are cached in `lin`, where a method's Farkas rows over the same
 /// polyhedron find them again (SMO: the pieces it keeps are the ones it linearises
 /// next, so this costs no extra double description there and saves a solver call per
-/// piece, most of SMO's remaining time on the paper examples, issue 17).
+/// piece, most of SMO's remaining time on the paper examples).
 pub fn is_empty_with(p: &BasicSet, solver: &dyn Solver, lin: Option<&mut Linearizer>) -> polyalloc_formulation::Result<bool> {
     if p.is_marked_empty() {
         return Ok(true);
@@ -98,7 +98,7 @@ pub fn conflict_polyhedra_with(
 /// The array's cells within the parameter context, as basic sets over the problem's
 /// parameters (in its order): the data space when the problem has one, else the
 /// context itself (zero-dimensional). A modulus must be at least 1 on every one of
-/// them (the exact checker's requirement, issue 16), not only where conflicts exist.
+/// them (the exact checker's requirement), not only where conflicts exist.
 pub fn cell_polyhedra(problem: &Problem, method: &str) -> Result<Vec<BasicSet>, AllocError> {
     let fe = AllocError::formulation(method);
     let params = problem.params().to_vec();
@@ -128,7 +128,7 @@ pub fn cell_polyhedra(problem: &Problem, method: &str) -> Result<Vec<BasicSet>, 
 }
 
 /// `K ∩ { h . (s - t) = 0 }`: the conflicts of `K` that the hyperplane `h` does not
-/// satisfy (004 Sec. 3.5, revision (8)).
+/// satisfy (Bhaskaracharya et al. 2016, Sec. 3.5, revision (8)).
 pub fn revise(piece: &BasicSet, h: &[i64]) -> Result<BasicSet, polyalloc_formulation::Error> {
     let sp = piece.space();
     let (p, n) = (sp.n_param(), h.len());

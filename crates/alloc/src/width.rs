@@ -4,10 +4,10 @@
 //! may be ILP variables), [`bound_on_piece`] emits the constraints that make
 //! `u . P + w` an upper bound of `|h . (s - t)|` on every rational point of `K`:
 //! `u . P + w - h . (s - t) >= 0` and `u . P + w + h . (s - t) >= 0`, each linearised by
-//! the affine form of Farkas' lemma (004 Sec. 3.4.2, constraints (2)/(5); 001 Sec.
-//! 4.1.1, equation (1)). The contraction modulus is then `u . P + w + 1` (004 Sec.
+//! the affine form of Farkas' lemma (Bhaskaracharya et al. 2016, Sec. 3.4.2, constraints (2)/(5); Darte et al. 2015, Sec.
+//! 4.1.1, equation (1)). The contraction modulus is then `u . P + w + 1` (Bhaskaracharya et al. 2016, Sec.
 //! 3.4.3). Minimising `(u_1, ..., u_p, w)` lexicographically gives the parametric bound
-//! preferred by parameter priority (001 Sec. 4.1.3).
+//! preferred by parameter priority (Darte et al. 2015, Sec. 4.1.3).
 
 use polyalloc_formulation::farkas::{FarkasOptions, Linearizer, ParamForm};
 use polyalloc_formulation::{AffExpr, BasicSet, Space};
@@ -76,7 +76,7 @@ pub fn diff_form(space: &Space, h: &[LinExpr], sign: i64) -> ParamForm {
 /// the modulus `u . P + w + 1` is at least 1 wherever the array has a cell, for every
 /// parameter value of the context. The bounds on the conflict polyhedra alone say
 /// nothing where there is no conflict: at `N = 2` a width bound `N - 3` gives the
-/// modulus `N - 2 = 0` (issue 16), which the exact checker refuses.
+/// modulus `N - 2 = 0`, which the exact checker refuses.
 pub fn positive_on_cells(model: &mut Model, cells: &[BasicSet], bound: &BoundVars, name: &str) -> polyalloc_formulation::Result<()> {
     positive_on_cells_with(&mut Linearizer::new(), model, cells, bound, name)
 }

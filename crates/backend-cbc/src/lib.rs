@@ -1,6 +1,6 @@
 //! # polyalloc-backend-cbc: COIN-OR CBC behind polyalloc's `Solver` trait
 //!
-//! With the cargo feature `cbc`, [`CbcSolver`] solves polyalloc models with CBC through
+//! With the cargo feature `cbc`, `CbcSolver` solves polyalloc models with CBC through
 //! `coin_cbc` (system library: apt `coinor-libcbc-dev`). Without the feature the crate is
 //! empty, so `cargo test --workspace` needs no system package.
 //!

@@ -1,7 +1,7 @@
 //! CBC regression: a pure-integer feasibility model on which CBC 2.10 with its default
 //! MIP preprocessing reported "proven optimal" with the point (dx2, dy2) = (0, 1),
 //! violating `3 dx2 - 2 dy2 >= 1` (found by the lattice method's emptiness test on the
-//! reverse-L conflict set of 001 Fig. 7a). The backend re-solves without preprocessing;
+//! reverse-L conflict set of Darte et al. 2015, Fig. 7a). The backend re-solves without preprocessing;
 //! the answer must pass the exact check. The model is feasible: (N, dx2, dy2) = (3, 1, 1)
 //! satisfies every constraint by hand.
 #![cfg(feature = "cbc")]

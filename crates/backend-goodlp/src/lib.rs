@@ -1,7 +1,7 @@
 //! # polyalloc-backend-goodlp: every solver good_lp drives, behind polyalloc's `Solver` trait
 //!
 //! [good_lp](https://docs.rs/good_lp) is the Rust modelling layer that speaks to many
-//! LP/MILP solvers. With one cargo feature per solver, [`GoodLpSolver`] solves polyalloc
+//! LP/MILP solvers. With one cargo feature per solver, `GoodLpSolver` solves polyalloc
 //! models through it; `polyalloc-solvers` registers each compiled-in one as
 //! `goodlp-<solver>`:
 //!

@@ -14,7 +14,7 @@ mod progress;
 
 use clap::{Parser, Subcommand};
 use polyalloc::run::{self, Backend};
-use polyalloc::{check, registry, Input, MethodError, Record, Refutation, Status, Verification, EXIT_INPUT, EXIT_OK};
+use polyalloc::{check, registry, Claim, Input, MethodError, Record, Refutation, Status, Verification, EXIT_INPUT, EXIT_OK};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -447,11 +447,11 @@ fn record_text(r: &Record) -> String {
     }
     let moduli: Vec<String> = r.moduli.iter().map(|m| m.clone().unwrap_or_else(|| "-".into())).collect();
     let _ = writeln!(out, "  {:<13} {:?} over ({})   moduli [{}]", "hyperplanes", r.hyperplanes, r.dims.join(", "), moduli.join(", "));
-    let verified = match (r.verification.as_deref(), &r.verification_reason) {
-        (Some("proven"), _) => "yes, proven for every parameter value of the context".to_string(),
-        (Some("instances"), Some(why)) => format!("yes, at the instances only: {why}"),
-        (Some("instances"), None) => "yes, at the example's instances (the symbolic proof did not conclude)".to_string(),
-        _ => "yes".to_string(),
+    let verified = match (r.verification, &r.verification_reason) {
+        (Some(Claim::Proven), _) => "yes, proven for every parameter value of the context".to_string(),
+        (Some(Claim::Instances), Some(why)) => format!("yes, at the instances only: {why}"),
+        (Some(Claim::Instances), None) => "yes, at the example's instances (the symbolic proof did not conclude)".to_string(),
+        (None, _) => "yes".to_string(),
     };
     let _ = writeln!(out, "  {:<13} {verified}", "verified");
     write_candidates(&mut out, r);
@@ -505,10 +505,10 @@ fn write_shared(out: &mut String, r: &Record, sh: &polyalloc::record::SharedReco
         out,
         "  {:<13} {}",
         "verified",
-        match r.verification.as_deref() {
-            Some("proven") => "yes, proven for every parameter value (shared-storage checker)",
-            Some("instances") => "yes, at the example's instances (the symbolic proof did not conclude)",
-            _ => "yes",
+        match r.verification {
+            Some(Claim::Proven) => "yes, proven for every parameter value (shared-storage checker)",
+            Some(Claim::Instances) => "yes, at the example's instances (the symbolic proof did not conclude)",
+            None => "yes",
         }
     );
     write_candidates(out, r);
@@ -618,7 +618,7 @@ fn check_cmd(
             )),
             Err(polyalloc::AllocError::Invalid { refutation, .. }) => {
                 let _ = writeln!(o, "  INVALID: {refutation}");
-                if let Refutation::NonPositiveModulus { .. } = refutation {
+                if let Refutation::NonPositiveModulus { .. } = **refutation {
                     let _ = writeln!(o, "  (a modulus must be at least 1 wherever the array is not empty)");
                 }
                 let _ = writeln!(o, "  (cells are points ({}) of {array}; parameters ({}))", ex.arrays_dims(&array), ex.params.join(", "));

@@ -228,7 +228,7 @@ fn metadata_only_and_no_array_files_are_input_errors() {
     assert!(text(&out.stderr).contains("pugh-example1"), "{}", text(&out.stderr));
 }
 
-/// 002 Sec. 4 Example 1 from the command line: the schedule `T1 = i + k + 1/2`,
+/// Pugh 1991, Sec. 4 Example 1 from the command line: the schedule `T1 = i + k + 1/2`,
 /// `T2 = i + j`, confirmed by running the program under it and under the generated loops.
 #[test]
 fn schedule_runs_from_the_cli() {
@@ -245,7 +245,7 @@ fn schedule_runs_from_the_cli() {
     assert!(text(&out.stdout).contains("pugh-example1 / - / schedule"), "{}", text(&out.stdout));
 }
 
-/// The network-flow method (003) runs from the CLI: Fig. 1's A contracted to two
+/// The network-flow method (Song et al. 2005) runs from the CLI: Fig. 1's A contracted to two
 /// scalars, verified; LL14 (indirect subscripts, nothing can verify its contraction)
 /// gives only not-applicable records, exit 1.
 #[test]

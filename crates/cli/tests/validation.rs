@@ -251,7 +251,7 @@ fn dump_lp_directory() {
     let mut v = base();
     let a = v["arrays"]["A"].clone();
     let program = serde_json::to_string(&v["program"]).expect("json").replace("A[", "Ä[");
-    v["program"] = serde_json::from_str(&program.replace("S[", "S[")).expect("json");
+    v["program"] = serde_json::from_str(&program).expect("json");
     let mut second =
         serde_json::from_str::<serde_json::Value>(&program.replace("Ä[", "Ö[").replace("S[", "R[").replace("\"S\"", "\"R\"")).expect("json");
     v["program"]["statements"].as_array_mut().expect("list").append(second["statements"].as_array_mut().expect("list"));

@@ -676,7 +676,7 @@ impl BasicSet {
     }
 
     /// The set of differences `{ y - x : (x, y) in self }` of a relation whose input and
-    /// output have the same arity (isl's `deltas`; 001 Sec. 3.2 "conflicting differences").
+    /// output have the same arity (isl's `deltas`; Darte et al. 2015, Sec. 3.2 "conflicting differences").
     pub fn deltas(&self) -> Result<BasicSet> {
         let input = self.space.input.clone().ok_or_else(|| Error::WrongKind("deltas needs a relation".into()))?;
         let n = input.len();

@@ -1,11 +1,11 @@
 //! Exact coalescing of unions of basic sets (in the spirit of isl's `isl_map_coalesce`,
 //! S. Verdoolaege, "Integer set coalescing", IMPACT 2015).
 //!
-//! Conflict sets computed from programs ([`crate::Program::conflict_set`]) are unions of
+//! Conflict sets computed from programs (`polyalloc_program::Program::conflict_set`) are unions of
 //! many conflict polyhedra (one per writer x writer x reader x domain piece x
-//! lexicographic case x `x != y` split, 004 Sec. 2.1 Def. 2.3), many of them empty,
+//! lexicographic case x `x != y` split, Bhaskaracharya et al. 2016, Sec. 2.1 Def. 2.3), many of them empty,
 //! contained in others, or mergeable. Every piece costs the SMO formulation
-//! (004 Sec. 3.3) a set of Farkas multipliers per storage hyperplane, so the piece count
+//! (Bhaskaracharya et al. 2016, Sec. 3.3) a set of Farkas multipliers per storage hyperplane, so the piece count
 //! drives the ILP size. [`coalesce`] rewrites a union into one with the **same integer
 //! points for every parameter value** and at most as many pieces:
 //!
@@ -23,10 +23,10 @@
 //!    isl's further cases (wrapping, extensions by translation) are not implemented.
 //!
 //! [`CoalesceMode::DropOnly`] ([`remove_contained`]) stops after step 2; it is what
-//! [`crate::Program::conflict_set`] applies. The reason: a merge of two pieces separated
+//! `polyalloc_program::Program::conflict_set` applies. The reason: a merge of two pieces separated
 //! by an integer gap (`c >= 0` and `c <= -1`) keeps the integer points but fills the gap
-//! rationally, and the lattice method (001) reads the rational relaxation of the pieces:
-//! on ov-example3 (000 Sec. 5.3) the merged union (72 pieces) made it return
+//! rationally, and the lattice method (Darte et al. 2015) reads the rational relaxation of the pieces:
+//! on ov-example3 (Thies et al. 2007, Sec. 5.3) the merged union (72 pieces) made it return
 //! `3 jmax kmax - jmax + 3 kmax - 1` cells instead of `3 jmax kmax - jmax`.
 //!
 //! Measured on the bench-suite's program-derived conflict sets (release build): 1005

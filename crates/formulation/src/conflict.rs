@@ -1,4 +1,4 @@
-//! Conflict sets (004 Sec. 2.1, Def. 2.3; 001 Sec. 3.2): the relation of pairs of cells
+//! Conflict sets (Bhaskaracharya et al. 2016, Sec. 2.1, Def. 2.3; Darte et al. 2015, Sec. 3.2): the relation of pairs of cells
 //! of one array that hold simultaneously live values. They are given explicitly (as
 //! printed in the papers) or computed from a program by `polyalloc-program`.
 
@@ -8,14 +8,14 @@ use crate::set::{Map, Set};
 /// How a conflict relation lists its pairs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConflictForm {
-    /// Each unordered pair at least once (004 Sec. 3.3.1 convention: `x` not written
+    /// Each unordered pair at least once (Bhaskaracharya et al. 2016, Sec. 3.3.1 convention: `x` not written
     /// later than `y`); the symmetric closure is implied.
     Half,
     /// Both `(x, y)` and `(y, x)` are listed.
     Symmetric,
 }
 
-/// The conflict set `CS` of one array (004 Sec. 2.1, Def. 2.3): a relation
+/// The conflict set `CS` of one array (Bhaskaracharya et al. 2016, Sec. 2.1, Def. 2.3): a relation
 /// `A[x] -> A[y]` given as a union of conflict polyhedra (with local variables).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConflictSet {
@@ -28,7 +28,7 @@ pub struct ConflictSet {
 }
 
 impl ConflictSet {
-    /// Accepts an explicitly given conflict relation (e.g. as printed in 001 or 004).
+    /// Accepts an explicitly given conflict relation (e.g. as printed in Darte et al. 2015 or Bhaskaracharya et al. 2016).
     pub fn from_map(relation: Map, form: ConflictForm) -> Result<ConflictSet> {
         let sp = relation.space();
         let input = sp.input.as_ref().ok_or_else(|| Error::WrongKind("a conflict set is a relation A[x] -> A[y]".into()))?;
@@ -64,7 +64,7 @@ impl ConflictSet {
         }
     }
     /// The set of conflicting differences `DS = { x - y : x conflicts with y }`
-    /// (001 Sec. 3.2), symmetric with respect to 0.
+    /// (Darte et al. 2015, Sec. 3.2), symmetric with respect to 0.
     pub fn differences(&self) -> Result<Set> {
         self.symmetric()?.deltas()
     }

@@ -1,5 +1,5 @@
-//! The affine form of Farkas' lemma as ILP constraints (004 Sec. 2, Lemma 2.2;
-//! 001 Sec. 4.1.1).
+//! The affine form of Farkas' lemma as ILP constraints (Bhaskaracharya et al. 2016, Sec. 2, Lemma 2.2;
+//! Darte et al. 2015, Sec. 4.1.1).
 //!
 //! An affine form `psi(P, x) = c0 + sum_j c_j z_j` (`z` = parameters then dimensions of a
 //! basic set `D = { A z + b >= 0, C z + d = 0 }`) is non-negative on a non-empty
@@ -18,7 +18,7 @@
 //! coefficient 0 in `psi`, i.e. `psi` is non-negative on the rational projection.
 //!
 //! **Multipliers eliminated.** The multipliers are continuous unknowns that only
-//! certify; eliminating them (Fourier–Motzkin, as the SMO tool does, 004 Sec. 5) leaves
+//! certify; eliminating them (Fourier–Motzkin, as the SMO tool does, Bhaskaracharya et al. 2016, Sec. 5) leaves
 //! one row per generator of `D`: `psi(v) >= 0` at every vertex, `>= 0` along every ray,
 //! `= 0` along every line ([`crate::generators`]). The two systems have exactly the same
 //! solutions in the unknowns of `psi`, but the second has no multiplier, no equality
@@ -196,16 +196,14 @@ impl Linearizer {
             }
             Ok(e)
         };
-        let mut k = 0usize;
         let rows = gens
             .vertices
             .iter()
             .map(|(d, v)| (*d, v, false))
             .chain(gens.rays.iter().map(|r| (0, r, false)))
             .chain(gens.lines.iter().map(|l| (0, l, true)));
-        for (d, v, eq) in rows {
+        for (k, (d, v, eq)) in (1usize..).zip(rows) {
             let e = eval(d, v)?;
-            k += 1;
             self.emit(model, e, eq, || format!("{name}_g{k}"))?;
         }
         Ok(())

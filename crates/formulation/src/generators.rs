@@ -10,7 +10,7 @@
 //! `psi_lin(r) >= 0` for every ray `r` and `psi_lin(l) = 0` for every line `l`. When
 //! the coefficients of `psi` are ILP unknowns, each of those is one linear row over
 //! the unknowns only. Eliminating the Farkas multipliers by Fourier–Motzkin, as the SMO
-//! tool does (004 Sec. 5), gives exactly these rows; computing the generators directly
+//! tool does (Bhaskaracharya et al. 2016, Sec. 5), gives exactly these rows; computing the generators directly
 //! is the same projection done once per polyhedron instead of once per form.
 //!
 //! Local (existential) columns are projected away: the generators of the projection

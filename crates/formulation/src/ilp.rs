@@ -214,7 +214,7 @@ impl BasicSet {
     /// `x0 + B z`), so the solver sees only the inequalities over `z`, tightened by their
     /// gcd. On a set whose equalities have large coefficients and whose parameters are
     /// unbounded, branch and bound on the original model may never end (microlp on an
-    /// emptiness test of ov-example3's symmetric conflict set, issue 17); over `z` the
+    /// emptiness test of ov-example3's symmetric conflict set); over `z` the
     /// lattice of the equalities is no longer the solver's to find. The point is checked
     /// against every original row before it is returned.
     /// With `small_params`, the point minimises the sum of the parameters when that is

@@ -13,18 +13,18 @@
 //!   lexicographic minima through any [`polyalloc_ilp::Solver`] (parameters are
 //!   variables), and enumeration of integer points for concrete parameters by scanning.
 //! * **Farkas linearization** ([`farkas::nonneg_on`]): the affine form of Farkas' lemma
-//!   (004 Sec. 2, Lemma 2.2; 001 Sec. 4.1.1) that turns "this affine form, whose
+//!   (Bhaskaracharya et al. 2016, Sec. 2, Lemma 2.2; Darte et al. 2015, Sec. 4.1.1) that turns "this affine form, whose
 //!   coefficients are ILP unknowns, is non-negative on that polyhedron" into multipliers
 //!   and coefficient-matching equalities of a [`polyalloc_ilp::Model`].
 //! * **Conflict sets** ([`ConflictSet`]): the relation of pairs of cells that are
-//!   simultaneously live (004 Sec. 2.1, Def. 2.3, "conflict set"), given explicitly
+//!   simultaneously live (Bhaskaracharya et al. 2016, Sec. 2.1, Def. 2.3, "conflict set"), given explicitly
 //!   (as the papers print them) or computed from a program by `polyalloc-program`; and
-//!   the set of conflicting differences (001 Sec. 3.2).
+//!   the set of conflicting differences (Darte et al. 2015, Sec. 3.2).
 //! * **Exact coalescing** ([`coalesce()`], [`Set::coalesce`]): fewer pieces, the same
 //!   integer points for every parameter value (after isl's `isl_map_coalesce`); its
 //!   drop-only mode ([`remove_contained`]) is applied to every conflict set computed
 //!   from a program.
-//! * **Modular mappings** ([`ModularMapping`]): storage hyperplanes (004 Sec. 3.2) with
+//! * **Modular mappings** ([`ModularMapping`]): storage hyperplanes (Bhaskaracharya et al. 2016, Sec. 3.2) with
 //!   moduli affine in the parameters, printed as `A[(i - t) mod (2N - 1)]`, with their
 //!   size as a [`Polynomial`].
 //! * **The exact checker** ([`checker`]), which shares no code path with any allocator:
@@ -38,24 +38,24 @@
 //!
 //! Layering: this crate depends only on `polyalloc-ilp`; the program model
 //! (`polyalloc-program`) and the allocator crates build on it.
-//! Paper numbers refer to `shared/papers/`: 004 = Bhaskaracharya, Bondhugula, Cohen (SMO),
-//! 001 = Darte, Isoard, Yuki (lattice-based allocation).
+//! Paper numbers refer to `shared/papers/`: Bhaskaracharya et al. 2016 = Bhaskaracharya, Bondhugula, Cohen (SMO),
+//! Darte et al. 2015 = Darte, Isoard, Yuki (lattice-based allocation).
 //!
-//! ## Worked example: 004 Fig. 2 (produce-consume)
+//! ## Worked example: Bhaskaracharya et al. 2016, Fig. 2 (produce-consume)
 //!
 //! ```
 //! use polyalloc_formulation::{ConflictForm, ConflictSet, ModularMapping, BasicSet, Polynomial};
 //! use polyalloc_formulation::checker::{Checker, SymbolicVerdict, check_concrete, ConcreteVerdict};
 //! use polyalloc_backend_microlp::MicrolpSolver;
 //!
-//! // The conflict set printed in 004 Fig. 2(c) (half form: (t, i) written first).
+//! // The conflict set printed in Bhaskaracharya et al. 2016, Fig. 2(c) (half form: (t, i) written first).
 //! let cs = ConflictSet::parse(
 //!     "[N] -> { A[t, i] -> A[t2, i2] : 1 <= t, i, t2, i2 <= N and
 //!        ((t2 = t and i2 >= i + 1) or (t2 = t + 1 and i2 <= i - 1) or (t2 >= t + 1 and i = N)) }",
 //!     ConflictForm::Half,
 //! )?;
 //!
-//! // The SMO mapping of 004 Sec. 3.1, its size 2N - 1, and the symbolic proof.
+//! // The SMO mapping of Bhaskaracharya et al. 2016, Sec. 3.1, its size 2N - 1, and the symbolic proof.
 //! let smo = ModularMapping::parse("[N] -> { A[t, i] -> A[(i - t) mod (2N - 1)] }")?;
 //! assert_eq!(smo.to_string(), "A[(i - t) mod (2N - 1)]");
 //! assert_eq!(smo.size()?, Some(Polynomial::parse("2*N - 1")?));
@@ -100,6 +100,6 @@ pub use ilp::Sample;
 pub use mapping::{ModularMapping, StorageRow};
 pub use parse::{MAX_DNF_PIECES, MAX_LOCALS, MAX_NESTING};
 pub use poly::{Monomial, Polynomial};
-pub use set::{Map, Set, MAX_PRODUCT_PIECES};
+pub use set::{Map, RowVisitor, Set, MAX_PRODUCT_PIECES};
 pub use shared::{SharedMapping, SharedPart};
 pub use space::{Space, Tuple};

@@ -18,7 +18,7 @@ pub struct StorageRow {
     pub modulus: Option<AffExpr>,
 }
 
-/// A modular mapping of an array (004 Sec. 3; 001 Sec. 2): cell `x` is stored at
+/// A modular mapping of an array (Bhaskaracharya et al. 2016, Sec. 3; Darte et al. 2015, Sec. 2): cell `x` is stored at
 /// `((h_1 . x) mod e_1, ..., (h_m . x) mod e_m)`. Printed as the papers print it, e.g.
 /// `A[(i - t) mod (2N - 1)]`.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -66,7 +66,7 @@ impl Polynomial {
     }
 
     /// The improvement ratio `self / size` in order of magnitude, the "Ratio" column of
-    /// Table 1 of 001 (Darte, Isoard, Yuki, Sec. 5.4): the quotient of the leading terms,
+    /// Table 1 of Darte, Isoard, Yuki 2015: the quotient of the leading terms,
     /// printed as the paper prints it (`1`, `3/2`, `N/2`, `2N/5`, `B/20`). `None` when a
     /// leading term is not a single one-parameter monomial, when `size` grows faster than
     /// `self`, or on a non-positive leading coefficient.

@@ -5,6 +5,7 @@ use crate::basic::BasicSet;
 use crate::error::{ovf, Error, Result};
 use crate::fm::{self, RowPair};
 use crate::int;
+use crate::set::RowVisitor;
 
 /// A scanner of the integer points of a parameter-free basic set: the projections
 /// onto the first k variables, computed once by Fourier–Motzkin, give per-variable
@@ -144,7 +145,7 @@ impl Scanner {
     /// dimension runs over `lo..=hi` and whose other dimensions are `prefix`, in
     /// lexicographic order; `f` returns false to stop. A set with local variables (or
     /// no dimension) gives one row per point. Returns false when stopped early.
-    pub(crate) fn for_each_row(&self, f: &mut dyn FnMut(&[i64], i64, i64) -> Result<bool>) -> Result<bool> {
+    pub(crate) fn for_each_row(&self, f: &mut RowVisitor<'_>) -> Result<bool> {
         if self.n_var == 0 || self.n_var > self.n_dim {
             return self.for_each(&mut |p: &[i64]| match p.split_last() {
                 Some((&last, prefix)) => f(prefix, last, last),
@@ -155,7 +156,7 @@ impl Scanner {
         self.rows(0, &mut prefix, f)
     }
 
-    fn rows(&self, k: usize, prefix: &mut Vec<i64>, f: &mut dyn FnMut(&[i64], i64, i64) -> Result<bool>) -> Result<bool> {
+    fn rows(&self, k: usize, prefix: &mut Vec<i64>, f: &mut RowVisitor<'_>) -> Result<bool> {
         self.tick()?;
         let Some((lo, hi)) = self.bounds(k, prefix)? else {
             return Ok(true);

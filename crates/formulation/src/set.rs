@@ -39,6 +39,10 @@ fn product_limit(what: &str, n: usize, m: usize) -> Result<()> {
 /// union of basic relations.
 pub type Map = Set;
 
+/// The visitor of [`Set::for_each_row`]: `f(prefix, lo, hi)` for the points `prefix`
+/// followed by each value of `lo..=hi`; returns false to stop.
+pub type RowVisitor<'a> = dyn FnMut(&[i64], i64, i64) -> Result<bool> + 'a;
+
 impl Set {
     /// The empty union of a space.
     pub fn empty(space: Space) -> Self {
@@ -295,7 +299,7 @@ impl Set {
     /// [`Set::for_each_point`] by rows: `f(prefix, lo, hi)` stands for the points
     /// `prefix` followed by each value of `lo..=hi` in the last dimension (one call per
     /// point for a piece with local variables). `f` returns false to stop.
-    pub fn for_each_row(&self, params: &[i64], f: &mut dyn FnMut(&[i64], i64, i64) -> Result<bool>) -> Result<()> {
+    pub fn for_each_row(&self, params: &[i64], f: &mut RowVisitor<'_>) -> Result<()> {
         for p in &self.pieces {
             let fixed = p.fix_params(params)?;
             if fixed.is_marked_empty() {

@@ -4,7 +4,7 @@
 //!
 //! Intra-array storage folds one array onto fewer cells ([`ModularMapping`]); inter-array
 //! storage lets several arrays use the *same* cells where their values are never live at
-//! the same time (004 Sec. 6 names it; the public SMO tool implements it for the
+//! the same time (Bhaskaracharya et al. 2016, Sec. 6 names it; the public SMO tool implements it for the
 //! "statements" of its inter-array inputs). Cell `x` of array `a` is stored at
 //!
 //! ```text

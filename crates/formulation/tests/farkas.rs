@@ -6,7 +6,7 @@ use polyalloc_formulation::{BasicSet, Set};
 use polyalloc_ilp::{LinExpr, Model, Sense, SolveError, SolveOptions, Solver};
 
 /// Finds the smallest parametric bound `u N + w >= h . (x - y)` on a conflict polyhedron
-/// (the SMO bounding constraint, 004 Sec. 3.3.2), with h fixed, through Farkas; then
+/// (the SMO bounding constraint, Bhaskaracharya et al. 2016, Sec. 3.3.2), with h fixed, through Farkas; then
 /// checks it on every point for several N.
 #[test]
 fn parametric_bound_is_valid_and_tight_on_sampled_points() {

@@ -1,4 +1,4 @@
-//! Resource limits of the isl parsers (issue 16): no input overflows the stack or
+//! Resource limits of the isl parsers: no input overflows the stack or
 //! exhausts memory. Deep nesting is refused with a parse error naming the position;
 //! a formula whose disjunctive normal form would need more than `MAX_DNF_PIECES`
 //! pieces is refused with the number it would need, computed without building them.

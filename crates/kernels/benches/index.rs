@@ -5,7 +5,7 @@
 //!
 //! * `full`: the whole array (one add per access and step),
 //! * `plain`: the mapping as is (`rem_euclid` per row and access),
-//! * `tuned`: the 004 Sec. 5 mitigation per row, evaluated per access (`Masked` when
+//! * `tuned`: the Bhaskaracharya et al. 2016, Sec. 5 mitigation per row, evaluated per access (`Masked` when
 //!   every row is `base`/`mask`),
 //! * `stepped`: the innermost loop strength-reduced as planned from the mapping
 //!   (`layout::line_op`), and with every wrapping row forced to `split` and to `step`

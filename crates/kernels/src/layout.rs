@@ -7,8 +7,8 @@
 //! * [`Full`]: the totally expanded array (row-major over the bounding box of the array
 //!   space) — the reference.
 //! * [`Plain`]: a modular mapping exactly as a method returns it: every storage row
-//!   computes `(h . x) mod e` with a Euclidean remainder on every access (004 Sec. 3).
-//! * [`Tuned`]: the same mapping with the index-arithmetic mitigations of 004 Sec. 5,
+//!   computes `(h . x) mod e` with a Euclidean remainder on every access (Bhaskaracharya et al. 2016, Sec. 3).
+//! * [`Tuned`]: the same mapping with the index-arithmetic mitigations of Bhaskaracharya et al. 2016, Sec. 5,
 //!   chosen per row from the row's value range over the array space ([`RowOp`]); when
 //!   every row is `Base` the kernel gets [`Linear`] (one affine index), when every row
 //!   is `Base` or `Mask` it gets the branch-free [`Masked`].
@@ -150,7 +150,7 @@ impl<const D: usize> Layout<D> for Full<D> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RowOp {
     /// `v - lo`: the range of `v` over the array space has at most `e` values, so
-    /// subtracting a base replaces the modulus (004 Sec. 5: `(y - 2x) mod (3B - 2)` to
+    /// subtracting a base replaces the modulus (Bhaskaracharya et al. 2016, Sec. 5: `(y - 2x) mod (3B - 2)` to
     /// `y - 2x + 2B - 2`). Also used for unfolded rows (no modulus).
     Base { lo: i64 },
     /// `v & mask`: the modulus is a power of two (or was padded up to one, which the
@@ -504,7 +504,7 @@ impl<const D: usize, const M: usize> Layout<D> for Plain<D, M> {
     }
 }
 
-/// The mapping with the 004 Sec. 5 mitigations ([`RowOp`] per row). Loop-invariant
+/// The mapping with the Bhaskaracharya et al. 2016, Sec. 5 mitigations ([`RowOp`] per row). Loop-invariant
 /// parts (`h . x` of the outer loop indices, the base) are hoisted by the compiler: the
 /// index function is inlined and, for `Base`/`Mask` rows, affine or masked-affine.
 #[derive(Clone, Debug)]
@@ -564,7 +564,7 @@ impl<const D: usize, const M: usize> Tuned<D, M> {
 }
 
 /// A tuned layout whose rows are all `Base`: `sum_r stride_r (h_r . x - lo_r)` collapses
-/// into one affine function `c . x - k` (the hoisting of 004 Sec. 5 taken to its end:
+/// into one affine function `c . x - k` (the hoisting of Bhaskaracharya et al. 2016, Sec. 5 taken to its end:
 /// the same index arithmetic as full storage).
 #[derive(Clone, Debug)]
 pub struct Linear<const D: usize> {
@@ -898,7 +898,9 @@ mod tests {
         let (lo, hi) = ([0i64, 0], [5i64, 7]);
         let space = ArraySpace { lo: &lo, hi: &hi, member: None };
         let full = Full::new(lo, hi).unwrap();
-        let cases: [(Vec<Vec<i64>>, Vec<Option<i64>>); 5] = [
+        // (hyperplanes, moduli) of each case.
+        type Case = (Vec<Vec<i64>>, Vec<Option<i64>>);
+        let cases: [Case; 5] = [
             (vec![vec![1, 0], vec![0, 1]], vec![Some(6), Some(8)]),
             (vec![vec![0, 1], vec![1, 0]], vec![Some(8), Some(6)]),
             (vec![vec![1, 0], vec![0, 1]], vec![Some(9), Some(8)]),

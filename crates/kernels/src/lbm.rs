@@ -1,4 +1,4 @@
-//! Lattice-Boltzmann kernels D2Q9, D3Q19, D3Q27 (004 Sec. 4 "LBM", Fig. 6), pull model.
+//! Lattice-Boltzmann kernels D2Q9, D3Q19, D3Q27 (Bhaskaracharya et al. 2016, Sec. 4 "LBM", Fig. 6), pull model.
 //!
 //! Node `A[t, i, j(, k)]` holds the `Q` post-collision distributions of one lattice
 //! site at time step `t`; it is computed at logical time `(t, i, j(, k))` (the

@@ -1,22 +1,22 @@
-//! # polyalloc-kernels: the kernels of 004 Table II with folded storage
+//! # polyalloc-kernels: the kernels of Bhaskaracharya et al. 2016, Table II with folded storage
 //!
-//! The papers claim that a modular storage mapping (004 Sec. 3, "storage hyperplanes"
-//! and "contraction moduli"; 001 Sec. 2, lattice-based allocation) saves memory at
-//! little or no cost in time. This crate measures that claim: each benchmark of 004
-//! Table II (and produce-consume, 004 Fig. 2) is written **once** against the
+//! The papers claim that a modular storage mapping (Bhaskaracharya et al. 2016, Sec. 3, "storage hyperplanes"
+//! and "contraction moduli"; Darte et al. 2015, Sec. 2, lattice-based allocation) saves memory at
+//! little or no cost in time. This crate measures that claim: each benchmark of Bhaskaracharya et al. 2016
+//! Table II (and produce-consume, Bhaskaracharya et al. 2016, Fig. 2) is written **once** against the
 //! [`layout::Layout`] abstraction (index function inlined, kernel monomorphised per
 //! layout) and runs with
 //!
 //! * full storage (the totally expanded array: the reference),
-//! * the baseline successive-modulo mapping (`lefe`, Lefebvre-Feautrier, 004 Sec. 2.1),
+//! * the baseline successive-modulo mapping (`lefe`, Lefebvre-Feautrier, Bhaskaracharya et al. 2016, Sec. 2.1),
 //! * the mapping of any other conflict-set method (`smo`, `lattice`, ...),
 //!
 //! where every mapping is obtained **at run time** from the allocator
-//! (`polyalloc_alloc::allocate` on the bench-suite example's conflict set, which also
-//! verifies it with the exact checker): when a method improves, the kernels use the
+//! (the facade's `polyalloc::run::run` on the bench-suite example's conflict set, which
+//! also verifies it with the exact checker): when a method improves, the kernels use the
 //! improvement. Each folded run exists in two variants ([`Variant`]): `plain` (every
 //! folded row computes a Euclidean remainder on every access) and `tuned` (the
-//! mitigations of 004 Sec. 5: subtract a base when the row's range fits in the modulus,
+//! mitigations of Bhaskaracharya et al. 2016, Sec. 5: subtract a base when the row's range fits in the modulus,
 //! masks for power-of-two moduli, padding a modulus to a power of two only when the exact
 //! checker proves the padded mapping valid, cheap conditional subtraction or narrow
 //! unsigned remainder otherwise; all-`base` mappings collapse into one affine index
@@ -103,7 +103,7 @@ pub trait Body<const D: usize>: Sync {
 pub enum Variant {
     /// The method's mapping as is: a Euclidean remainder per folded row and access.
     Plain,
-    /// The 004 Sec. 5 mitigations per row ([`layout::RowOp`]), evaluated per access.
+    /// The Bhaskaracharya et al. 2016, Sec. 5 mitigations per row ([`layout::RowOp`]), evaluated per access.
     Tuned,
     /// The tuned rows with the innermost loop strength-reduced ([`layout::LineOp`]:
     /// hoisted, affine, split at the wrap points, or stepped with one compare).
@@ -184,7 +184,7 @@ fn plan_body<const D: usize, K: Body<D>>(
     layout::plan(&hs, moduli, &space, pad_ok)
 }
 
-/// The kernels of 004 Table II and produce-consume.
+/// The kernels of Bhaskaracharya et al. 2016, Table II and produce-consume.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum KernelId {
     ProduceConsume,
@@ -252,10 +252,10 @@ impl KernelId {
     }
 
     /// The example whose conflict set `method` runs on: the first view in
-    /// [`SuiteView::ALL`] order (004's own first) whose example exists and whose paper
+    /// [`SuiteView::ALL`] order (Bhaskaracharya et al. 2016's own first) whose example exists and whose paper
     /// results (`paper[].method`, the registry name the example's data declares) report
-    /// `method`, else 004's. The views of one kernel have the same array space and
-    /// conflict set (the lattice paper reuses 004's benchmarks); the choice is the
+    /// `method`, else Bhaskaracharya et al. 2016's. The views of one kernel have the same array space and
+    /// conflict set (the lattice paper reuses Bhaskaracharya et al. 2016's benchmarks); the choice is the
     /// provenance recorded with the measurement, so that a lattice mapping is labelled
     /// with the paper that reports it.
     pub fn example_for(self, suite_dir: &Path, method: &str) -> Result<polyalloc_suite::Example, KernelError> {
@@ -319,8 +319,8 @@ impl KernelId {
     }
 }
 
-/// The bench-suite views of a kernel: 004's own example (`smo-*`) and the lattice
-/// paper's (001, `lattice-*`, for the kernels it reuses).
+/// The bench-suite views of a kernel: Bhaskaracharya et al. 2016's own example (`smo-*`) and the lattice
+/// paper's (Darte et al. 2015, `lattice-*`, for the kernels it reuses).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SuiteView {
     Smo,
@@ -455,7 +455,7 @@ impl Instance {
     }
 
     /// The live-out values computed by plain loops over full arrays, without tiles or
-    /// layouts ([`reference`]): the independent reference of the tests.
+    /// layouts ([`mod@reference`]): the independent reference of the tests.
     pub fn reference(&self) -> Vec<u64> {
         match self {
             Instance::ProduceConsume(k) => reference::produce_consume(k.n),
@@ -489,23 +489,25 @@ pub struct MethodMapping {
     pub problem: Problem,
 }
 
-/// Runs `method` on the kernel's example through `polyalloc_alloc::allocate` (which
-/// verifies the mapping with the exact checker) on `backend`.
+/// Runs `method` on the kernel's example through the facade's one door,
+/// [`polyalloc::run::run`] (which verifies the mapping with the exact checker), on
+/// `backend`.
 pub fn method_mapping(suite_dir: &Path, kernel: KernelId, method: &str, backend: &str) -> Result<MethodMapping, KernelError> {
     let err = |m: String| KernelError::Method { kernel: kernel.name().into(), method: method.into(), message: m };
     let ex = kernel.example_for(suite_dir, method)?;
-    let problem = ex.problem(kernel.array()).map_err(|e| err(e.to_string()))?;
     let registry = polyalloc::registry();
-    let alloc = registry.allocator(method).ok_or_else(|| err(format!("not a conflict-set method; registered: {}", registry.names().join(", "))))?;
-    let solver = polyalloc_solvers::registry().create(backend).map_err(|e| err(e.to_string()))?;
-    let a = polyalloc_alloc::allocate(alloc, &problem, solver.as_ref()).map_err(|e| err(e.to_string()))?;
-    Ok(MethodMapping {
-        method: method.to_string(),
-        example: ex.id.clone(),
-        mapping: a.mapping,
-        verification: a.verification.label().to_string(),
-        problem,
-    })
+    if registry.allocator(method).is_none() {
+        return Err(err(format!("not a conflict-set method; registered: {}", registry.names().join(", "))));
+    }
+    let m = registry.get(method).ok_or_else(|| err(format!("no method `{method}`")))?;
+    let backend = polyalloc::backend(backend).map_err(|e| err(e.to_string()))?;
+    let id = ex.id.clone();
+    let input = polyalloc::Input::new(ex);
+    let problem = input.problem(kernel.array()).map_err(|e| err(e.to_string()))?;
+    let v =
+        polyalloc::run::run(&input, m, kernel.array(), &backend, polyalloc::run::RunOptions::default()).map_err(|e| err(e.failure.to_string()))?;
+    let mapping = v.outcome.mapping.ok_or_else(|| err("the method returned no mapping".into()))?;
+    Ok(MethodMapping { method: method.to_string(), example: id, mapping, verification: polyalloc::Claim::from(&v.verification).to_string(), problem })
 }
 
 /// Whether `mm`'s mapping with row `row`'s modulus replaced by `p` is valid at the

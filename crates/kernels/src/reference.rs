@@ -5,7 +5,7 @@
 use crate::lbm::{collide, initial, VelSet};
 use crate::simple::{src, BlurInterleaved};
 
-/// 004 Fig. 2 on a full `N x N` array (index `(t - 1, i - 1)`).
+/// Bhaskaracharya et al. 2016, Fig. 2 on a full `N x N` array (index `(t - 1, i - 1)`).
 pub fn produce_consume(n: i64) -> Vec<u64> {
     let nu = n as usize;
     let mut a = vec![vec![0f64; nu]; nu];
@@ -22,7 +22,7 @@ pub fn produce_consume(n: i64) -> Vec<u64> {
     v
 }
 
-/// 004 Fig. 4(a): the horizontal blur over the whole image, then the vertical one.
+/// Bhaskaracharya et al. 2016, Fig. 4(a): the horizontal blur over the whole image, then the vertical one.
 pub fn blur_interleaved(k: &BlurInterleaved) -> Vec<u64> {
     let n = k.n as usize;
     let w = n + 2;

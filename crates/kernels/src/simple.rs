@@ -1,10 +1,10 @@
-//! Untiled kernels: produce-consume (004 Fig. 2) and blur-interleaved (004 Fig. 4(b)).
+//! Untiled kernels: produce-consume (Bhaskaracharya et al. 2016, Fig. 2) and blur-interleaved (Bhaskaracharya et al. 2016, Fig. 4(b)).
 
 use crate::layout::Layout;
 use crate::wavefront::{hash01, key2};
 use crate::{Body, KernelError, RunOutput};
 
-/// 004 Fig. 2: `S(t, i): A[t, i] = f(A[t, i - 1], A[t - 1, i])` over `1 <= t, i <= N`
+/// Bhaskaracharya et al. 2016, Fig. 2: `S(t, i): A[t, i] = f(A[t, i - 1], A[t - 1, i])` over `1 <= t, i <= N`
 /// in the order `(t, i)`; the consumer loop reads the last column and the last row
 /// (the live-out cells). Reads outside the array (`i = 1`, `t = 1`) are inputs.
 pub struct ProduceConsume {
@@ -51,7 +51,7 @@ impl Body<2> for ProduceConsume {
     }
 }
 
-/// 004 Fig. 4(b): horizontal and vertical blur interleaved row by row:
+/// Bhaskaracharya et al. 2016, Fig. 4(b): horizontal and vertical blur interleaved row by row:
 /// `S(y, x): blurx[y, x] = in(x, y) + in(x + 1, y) + in(x + 2, y)` then
 /// `T(y, x) (y >= 2): out(x, y) = blurx[y - 2, x] + blurx[y - 1, x] + blurx[y, x]`,
 /// schedule `(y, x, 0)`, `(y, x, 1)`. `blurx` is folded; `out` is the result. The input

@@ -1,11 +1,11 @@
 //! Tiled 1-D 3-point stencils `u[t][i] = 0.25 u[t-1][i-1] + 0.5 u[t-1][i] + 0.25 u[t-1][i+1]`
-//! (flow dependences `(1, -1), (1, 0), (1, 1)`, 004 Fig. 7) over `0 <= t < T`,
+//! (flow dependences `(1, -1), (1, 0), (1, 1)`, Bhaskaracharya et al. 2016, Fig. 7) over `0 <= t < T`,
 //! `0 <= i < N`; row 0 is the input, reads outside `0 <= i < N` are a fixed boundary
 //! value, row `T - 1` is the output. Each tile has its own data tile `AB[tt, ii]`
 //! (row-major intra-tile schedule, the bench-suite's), which is what gets folded; reads
 //! of cells of other tiles go to those tiles' storage (their live-out strips).
 //!
-//! * [`Diamond`] (004 Fig. 7, diamond-tile): the data tile is the diamond with corners
+//! * [`Diamond`] (Bhaskaracharya et al. 2016, Fig. 7, diamond-tile): the data tile is the diamond with corners
 //!   `(0, B-1), (B-1, 0), (B-1, 2B-2), (2B-2, B-1)`, i.e. the L1 ball of radius
 //!   `r = B - 1` around `(r, r)`. Copies of it tile the plane exactly along the lattice
 //!   `g1 = (r, r + 1)`, `g2 = (r + 1, -r)` (in `(t, i)`), so every tile has the modelled

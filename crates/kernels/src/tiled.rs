@@ -1,4 +1,4 @@
-//! Tiled, column-interleaved producer/consumer image pipelines: blur-tiled (004 Fig.
+//! Tiled, column-interleaved producer/consumer image pipelines: blur-tiled (Bhaskaracharya et al. 2016, Fig.
 //! 5(b)), unsharp-mask-tiled and harris-corner-tiled (PolyMage kernels; the paper gives
 //! no code for them: the bench-suite models them, and this module implements them, with
 //! the structure of Fig. 5 and a `K`-tap vertical consumer, see `bench-suite/smo-*`).
@@ -28,7 +28,7 @@ pub trait Stage<const K: usize>: Sync + Send {
     fn consume(v: &[f32; K], centre: f32) -> f32;
 }
 
-/// 004 Fig. 5: `blurx = in(x) + in(x + 1) + in(x + 2)`, `out = blurx(y) + blurx(y - 1) + blurx(y - 2)`.
+/// Bhaskaracharya et al. 2016, Fig. 5: `blurx = in(x) + in(x + 1) + in(x + 2)`, `out = blurx(y) + blurx(y - 1) + blurx(y - 2)`.
 pub struct Blur;
 impl Stage<3> for Blur {
     #[inline(always)]

@@ -120,7 +120,7 @@ fn invalid_mapping_is_detected() {
     }
 }
 
-/// 004 Table II, column "Storage reduction" (baseline size over SMO size at the
+/// Bhaskaracharya et al. 2016, Table II, column "Storage reduction" (baseline size over SMO size at the
 /// benchmark's size): the allocators' mappings evaluated at the paper's sizes.
 #[test]
 fn table_ii_storage_reduction() {
@@ -145,8 +145,8 @@ fn table_ii_storage_reduction() {
     }
 }
 
-/// Padding a modulus to a power of two (004 Sec. 5) is used only when the exact checker
-/// proves it: `(i - t) mod (2N - 1)` of produce-consume (004 Sec. 3.1) padded to 32 at
+/// Padding a modulus to a power of two (Bhaskaracharya et al. 2016, Sec. 5) is used only when the exact checker
+/// proves it: `(i - t) mod (2N - 1)` of produce-consume (Bhaskaracharya et al. 2016, Sec. 3.1) padded to 32 at
 /// N = 16 keeps every conflict difference `|i - t - (i2 - t2)| <= 2N - 2 < 32` apart;
 /// an already invalid mapping (modulus 3) stays invalid when padded to 4.
 #[test]
@@ -206,7 +206,7 @@ fn mismatch_is_an_error() {
 
 /// A method's conflict set comes from the example of the paper that reports the method
 /// on the kernel (its `paper` results): the lattice paper's view for `lattice` where
-/// it exists, 004's otherwise and for the methods both report.
+/// it exists, Bhaskaracharya et al. 2016's otherwise and for the methods both report.
 #[test]
 fn example_follows_the_reporting_paper() {
     let dir = suite_dir();

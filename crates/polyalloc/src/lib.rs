@@ -7,16 +7,18 @@
 //! the `polyalloc` command, the `cargo xtask` harness and the kernels all reach the
 //! methods of the five papers polyalloc implements:
 //!
-//! * [`registry`]: every method, by name (`lefe`, `smo`, `lattice-h1`, `lattice-h2`,
-//!   `lattice`, `smo-inter`, `ov`, `aov`, `uov`, `schedule`, `flow`, `best`), each a
-//!   [`Method`](polyalloc_alloc::Method) over one typed [`Input`];
+//! * [`registry`]: every method, by name (`lefe`, `smo`, `smo-sym`, `lattice-h1`,
+//!   `lattice-h2`, `lattice`, `lattice-exact`, `smo-inter`, `ov`, `aov`, `uov`,
+//!   `schedule`, `flow`, `best`; `polyalloc list` prints them with a summary), each a
+//!   [`Method`] over one typed [`Input`] (from a file, or a conflict set built in code:
+//!   [`Input::from_problem`]);
 //! * [`load`]: an example from a bench-suite file or an input of the SMO tool
-//!   (`*.smo.input`) (or build a [`Example`](polyalloc_suite::Example) in code and wrap
+//!   (`*.smo.input`) (or build a [`Example`] in code and wrap
 //!   it in an [`Input`]);
 //! * [`backend`]: a solver backend (`microlp`, built in; `highs`, `cbc` with the cargo
 //!   features of the same names);
-//! * [`run()`]: runs a method on one target and **verifies** its answer before returning
-//!   it: every conflict set the mapping must respect is checked by the exact checker of
+//! * [`run()`], the one door: runs a method on one target and **verifies** its answer
+//!   before returning it: every conflict set the mapping must respect is checked by the exact checker of
 //!   `polyalloc-formulation` (which shares no code with any method), a storage shared by
 //!   several arrays (`smo-inter`) by the shared-storage checker, and an answer checked by
 //!   running the program must compute the original values. A mapping that
@@ -24,14 +26,14 @@
 //!   [`Record`] the CLI prints. A run is bounded by its time budget
 //!   ([`RunOptions::time_limit`]) in every phase ([`budget`], re-exported from
 //!   `polyalloc-ilp`), and files are written atomically ([`output`]);
-//! * [`fuzz`]: the fuzzing harness (issue 16): random conflict sets and programs, every
+//! * [`fuzz`]: the fuzzing harness: random conflict sets and programs, every
 //!   applicable method through [`run()`], every mapping checked again by a brute-force
 //!   oracle that shares no code with the checker or the methods.
 //!
 //! ```
 //! use polyalloc::{backend, load, registry, run, RunOptions};
 //!
-//! // SMO (004 Sec. 3) on the produce-consume example of 004 Fig. 1.
+//! // SMO (Bhaskaracharya et al. 2016, Sec. 3) on the produce-consume example of Bhaskaracharya et al. 2016, Fig. 1.
 //! let input = load(&polyalloc::suite_dir().join("smo-produce-consume.json"))?;
 //! let smo = registry().get("smo").expect("registered");
 //! let microlp = backend("microlp")?;
@@ -65,7 +67,7 @@ pub use polyalloc_ilp::{budget, output};
 pub use polyalloc_solvers::DEFAULT_BACKEND;
 pub use polyalloc_suite::jscop::JscopOptions;
 pub use polyalloc_suite::{load_dir, Example, SuiteError};
-pub use record::{IlpStat, Record, Status};
+pub use record::{Claim, IlpStat, Record, Status};
 pub use registry::{registry, Registry};
 pub use run::{run, run_record, Backend, Failure, RunError, RunOptions, Verified};
 

@@ -1,6 +1,6 @@
 //! Max-live: the physical limit of every storage mapping. The largest number of values of
 //! an array live at one time is a lower bound on the number of cells of any valid
-//! mapping (the cells live at one time pairwise conflict, 004 Sec. 2.1), so a record can
+//! mapping (the cells live at one time pairwise conflict, Bhaskaracharya et al. 2016, Sec. 2.1), so a record can
 //! say how far its mapping is from the best any method could do.
 //!
 //! Computed exactly at one instance (parameter values), in the order of preference:
@@ -26,9 +26,9 @@
 //!
 //! The limits keep max-live from dominating a run: on the SMO tool's inputs it takes
 //! under 2 ms, and about 4 ms to find that lbmd3q19's graph (N0 = 7, 2401 cells) has
-//! more than 400,000 pairs.
+//! more than 400,Thies et al. 2007 pairs.
 //!
-//! A method that transforms the program (003's shifted and fused loops) gives mappings
+//! A method that transforms the program (Song et al. 2005's shifted and fused loops) gives mappings
 //! valid under its own order; [`max_live_under`] simulates that order instead.
 //!
 //! For arrays that share one storage ([`max_live_shared`]) the graph has the cells of
@@ -121,7 +121,7 @@ fn compute(input: &Input, array: &str, at: &BTreeMap<String, i64>) -> Result<Max
 
 /// Max-live of `array` under the transformed order of `check`, an execution a method
 /// asked for (its program under an [`Order::Time`]: the shifted and fused loops of a
-/// contraction, 003), at `at` (by default the input's size point): the limit of a
+/// contraction, Song et al. 2005), at `at` (by default the input's size point): the limit of a
 /// mapping that is valid under that order, not under the program's own schedules. Not
 /// memoised (it depends on the method's answer). Unknown when the order is not a time
 /// function or does not run at the instance (a run-time condition that fails there).

@@ -6,6 +6,43 @@
 use polyalloc_formulation::{AffExpr, ModularMapping, Polynomial, SharedMapping};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::fmt;
+
+/// What a verified mapping is claimed for, as a record stores it: the kind of a
+/// [`crate::Verification`] without its reason (which is `verification_reason`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Claim {
+    /// Proven for every parameter value of the context.
+    Proven,
+    /// Valid at the listed instances only.
+    Instances,
+}
+
+impl Claim {
+    /// `proven` or `instances`, as in the JSON.
+    pub fn label(self) -> &'static str {
+        match self {
+            Claim::Proven => "proven",
+            Claim::Instances => "instances",
+        }
+    }
+}
+
+impl From<&crate::Verification> for Claim {
+    fn from(v: &crate::Verification) -> Claim {
+        match v {
+            crate::Verification::Proven => Claim::Proven,
+            crate::Verification::Instances { .. } => Claim::Instances,
+        }
+    }
+}
+
+impl fmt::Display for Claim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
 
 /// The outcome of one run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -161,7 +198,7 @@ pub struct Record {
     /// instance, `lattice-exact`; `verification_reason` says which); `null` when not
     /// verified.
     #[serde(default)]
-    pub verification: Option<String>,
+    pub verification: Option<Claim>,
     /// For `instances`: why, and at which parameter values (in `params` order).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verification_reason: Option<String>,
@@ -239,7 +276,7 @@ pub struct SeparateRecord {
     pub size: Option<String>,
     pub size_at: Option<i128>,
     /// `proven` or `instances`.
-    pub verification: String,
+    pub verification: Claim,
 }
 
 /// A storage shared by several arrays, in a [`Record`].
@@ -354,12 +391,7 @@ impl Record {
     /// `params`, `moduli`; `dims` and `hyperplanes` stay empty: each array has its own, in
     /// `shared.parts`) and `shared` with the arrays' parts and `separate`: each array
     /// stored alone, `(array, mapping, verification label)`.
-    pub fn set_shared(
-        &mut self,
-        mapping: &SharedMapping,
-        size_params: Option<&BTreeMap<String, i64>>,
-        separate: &[(String, ModularMapping, String)],
-    ) {
+    pub fn set_shared(&mut self, mapping: &SharedMapping, size_params: Option<&BTreeMap<String, i64>>, separate: &[(String, ModularMapping, Claim)]) {
         self.params = mapping.params.clone();
         self.moduli = mapping.moduli.iter().map(|e| Some(modulus_string(e, &mapping.params))).collect();
         self.mapping = Some(mapping.to_string());
@@ -376,7 +408,7 @@ impl Record {
                 mapping: m.to_string(),
                 size: m.size().ok().flatten().map(|p| p.to_string()),
                 size_at: at(m),
-                verification: verification.clone(),
+                verification: *verification,
             })
             .collect();
         let total = separate.iter().try_fold(Polynomial::constant(0), |acc, r| {

@@ -2,7 +2,7 @@
 //! single place where a method is run, its answer verified, and its outcome recorded.
 
 use crate::error::Error;
-use crate::record::{ms, one_line, IlpStat, Record, Status};
+use crate::record::{ms, one_line, Claim, IlpStat, Record, Status};
 use polyalloc_alloc::{
     verify, verify_shared, AllocError, Execution, ExecutionCheck, Input, Method, MethodError, Order, Outcome, StoragePlan, Verification,
 };
@@ -382,7 +382,7 @@ pub enum Failure {
     /// The executor could not run the method's order or storage (not a difference of
     /// values: a malformed run).
     #[error("execution `{label}`: {error}")]
-    ExecutionError { label: String, error: ProgramError },
+    ExecutionError { label: String, error: Box<ProgramError> },
     /// The method returned a mapping with nothing to verify it against, or no answer.
     #[error("{0}")]
     Unverifiable(String),
@@ -453,11 +453,11 @@ impl std::error::Error for RunError {}
 /// enumerations, executions), which checks the budget as it goes
 /// (`polyalloc_ilp::budget`). A run over budget fails with the solver kind
 /// `time-budget`.
-pub fn run(input: &Input, method: &dyn Method, target: &str, backend: &Backend, opts: RunOptions<'_>) -> Result<Verified, RunError> {
+pub fn run(input: &Input, method: &dyn Method, target: &str, backend: &Backend, opts: RunOptions<'_>) -> Result<Verified, Box<RunError>> {
     budget::scoped(&backend.name, opts.time_limit, || run_in_budget(input, method, target, backend, opts))
 }
 
-fn run_in_budget(input: &Input, method: &dyn Method, target: &str, backend: &Backend, opts: RunOptions<'_>) -> Result<Verified, RunError> {
+fn run_in_budget(input: &Input, method: &dyn Method, target: &str, backend: &Backend, opts: RunOptions<'_>) -> Result<Verified, Box<RunError>> {
     let mut rec = Recording::new(Budgeted::new(backend.solver.as_ref(), opts.time_limit));
     if let Some(dir) = opts.dump_lp {
         rec = rec.with_dump_dir(dir.join(file_stem(&format!("{}-{target}-{}-{}", input.example.id, method.name(), backend.name))));
@@ -471,16 +471,18 @@ fn run_in_budget(input: &Input, method: &dyn Method, target: &str, backend: &Bac
     let method_conflicts = polyalloc_alloc::conflict_set_time().saturating_sub(conflicts_before);
     let method_time = start.elapsed().saturating_sub(method_conflicts);
     let ilps = rec.take_records();
-    let fail = |failure: Failure, outcome: Option<Outcome>, ilps: Vec<SolveRecord>, verify_time: Duration| RunError {
-        method: name.to_string(),
-        backend: backend.name.clone(),
-        target: target.to_string(),
-        failure,
-        outcome,
-        ilps,
-        method_time,
-        verify_time,
-        conflicts_time: polyalloc_alloc::conflict_set_time().saturating_sub(conflicts_before),
+    let fail = |failure: Failure, outcome: Option<Outcome>, ilps: Vec<SolveRecord>, verify_time: Duration| {
+        Box::new(RunError {
+            method: name.to_string(),
+            backend: backend.name.clone(),
+            target: target.to_string(),
+            failure,
+            outcome,
+            ilps,
+            method_time,
+            verify_time,
+            conflicts_time: polyalloc_alloc::conflict_set_time().saturating_sub(conflicts_before),
+        })
     };
     let outcome = match result {
         Ok(o) => o,
@@ -633,7 +635,7 @@ pub fn execute(checks: &[ExecutionCheck]) -> Result<Execution, Failure> {
     let mut runs = 0usize;
     let mut labels = Vec::new();
     for check in checks {
-        let run_error = |e: ProgramError| Failure::ExecutionError { label: check.label.clone(), error: e };
+        let run_error = |e: ProgramError| Failure::ExecutionError { label: check.label.clone(), error: Box::new(e) };
         let exec = Executor::with_hash_bodies(check.program.clone()).with_reduction_arrays(check.reduction_arrays.clone());
         for params in &check.instances {
             let storage = match &check.storage {
@@ -667,7 +669,7 @@ pub fn execute(checks: &[ExecutionCheck]) -> Result<Execution, Failure> {
 /// Records of an array (not of a method's named run) carry max-live at the size point
 /// ([`crate::limit`]), the limit every mapping of the array is measured against; records
 /// of a storage shared by several arrays carry the max-live of all of them together;
-/// records of an array of a method's transformed program (003's fused loops) carry its
+/// records of an array of a method's transformed program (Song et al. 2005's fused loops) carry its
 /// max-live under that program's order ([`crate::limit::max_live_under`]).
 pub fn run_record(input: &Input, method: &dyn Method, target: &str, backend: &Backend, opts: RunOptions<'_>) -> Record {
     let result = run(input, method, target, backend, opts);
@@ -719,9 +721,8 @@ pub fn exit_code(records: &[Record]) -> i32 {
         crate::EXIT_VERIFICATION
     } else if records.iter().any(|r| matches!(r.status, Status::SolverError | Status::MethodError) || (r.status == Status::Error && !input(r))) {
         crate::EXIT_SOLVER
-    } else if records.iter().any(input) {
-        crate::EXIT_INPUT
-    } else if !records.is_empty() && records.iter().all(|r| r.status == Status::NotApplicable) {
+    } else if records.iter().any(input) || (!records.is_empty() && records.iter().all(|r| r.status == Status::NotApplicable)) {
+        // Bad input, or nothing in it any selected method applies to.
         crate::EXIT_INPUT
     } else {
         crate::EXIT_OK
@@ -731,7 +732,7 @@ pub fn exit_code(records: &[Record]) -> i32 {
 impl Record {
     /// The record of a run: its mapping, verification, statistics and details, or its
     /// failure with the status, kind and message.
-    pub fn from_run(example: &str, run: &Result<Verified, RunError>, size_params: Option<&BTreeMap<String, i64>>) -> Record {
+    pub fn from_run(example: &str, run: &Result<Verified, Box<RunError>>, size_params: Option<&BTreeMap<String, i64>>) -> Record {
         let ilp_stats = |ilps: &[SolveRecord]| -> Vec<IlpStat> { ilps.iter().map(IlpStat::of).collect() };
         let solver_ms = |stats: &[IlpStat]| -> Option<f64> {
             stats.iter().any(|s| s.solver_ms.is_some()).then(|| stats.iter().filter_map(|s| s.solver_ms).sum())
@@ -744,12 +745,12 @@ impl Record {
                     r.set_mapping(m, v.size.as_ref(), size_params);
                 }
                 if let Some(sh) = &v.outcome.shared {
-                    let separate: Vec<(String, polyalloc_formulation::ModularMapping, String)> =
-                        v.separate.iter().map(|s| (s.array.clone(), s.mapping.clone(), s.verification.label().to_string())).collect();
+                    let separate: Vec<(String, polyalloc_formulation::ModularMapping, Claim)> =
+                        v.separate.iter().map(|s| (s.array.clone(), s.mapping.clone(), Claim::from(&s.verification))).collect();
                     r.set_shared(&sh.mapping, size_params, &separate);
                 }
                 r.verified = true;
-                r.verification = Some(v.verification.label().to_string());
+                r.verification = Some(Claim::from(&v.verification));
                 if let Verification::Instances { reason, instances } = &v.verification {
                     r.verification_reason = Some(format!("{reason} (at {instances:?})"));
                 }

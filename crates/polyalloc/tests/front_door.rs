@@ -1,6 +1,6 @@
 //! The facade's promises: a method's answer is verified before it is a result, each
 //! failure has its own typed status, and `best` returns the smallest verified mapping.
-//! Expected values are 004's (Bhaskaracharya, Bondhugula, Cohen), Sec. 3.1 / Table I:
+//! Expected values are Bhaskaracharya et al. 2016's (Bhaskaracharya, Bondhugula, Cohen), Sec. 3.1 / Table I:
 //! on produce-consume the baseline (successive modulo) needs N^2 cells and SMO
 //! `(i - t) mod (2N - 1)`.
 
@@ -102,7 +102,7 @@ fn unknown_names_are_input_errors_listing_the_choices() {
     assert!(backend("nope").is_err());
 }
 
-/// A method whose only evidence is a run of the program: the SMO mapping of 004 Sec. 3.1
+/// A method whose only evidence is a run of the program: the SMO mapping of Bhaskaracharya et al. 2016, Sec. 3.1
 /// (`(i - t) mod (2N - 1)`) folded into the produce-consume program, or a modulus one
 /// cell too small. The facade runs the one executor; the method never does.
 struct Executed {

@@ -1,4 +1,4 @@
-//! The bounded fuzzing campaign of issue 16, part of `cargo test`: a fixed seed, random
+//! The bounded fuzzing campaign, part of `cargo test`: a fixed seed, random
 //! conflict sets and programs, every applicable method through the facade, every
 //! mapping checked again by brute force (`polyalloc::fuzz`). The long campaign is
 //! `cargo xtask fuzz --cases N [--seed S]`.

@@ -1,8 +1,8 @@
-//! Max-live (issue 18), the physical limit every record is measured against, against
+//! Max-live, the physical limit every record is measured against, against
 //! values derived by hand from the examples' schedules.
 //!
-//! Issue 18 states the limits of the two tiles of 004 Table I (hex tile `5B - 4`, where
-//! SMO's mapping has `9B - 8` cells; diamond tile `4B - 4`, where it has `6B - 5`); 004
+//! Issue 18 states the limits of the two tiles of Bhaskaracharya et al. 2016, Table I (hex tile `5B - 4`, where
+//! SMO's mapping has `9B - 8` cells; diamond tile `4B - 4`, where it has `6B - 5`); Bhaskaracharya et al. 2016
 //! prints only the mappings, so each value is derived below from the tile, its
 //! row-major schedule and its live-out set, then compared with the simulation
 //! (`polyalloc_program::max_live`) and with the largest clique of the conflict graph
@@ -27,7 +27,7 @@ fn conflict_set_only(id: &str) -> Input {
     Input::new(ex)
 }
 
-/// Hexagonal tile (004 Sec. 5, after Table I; `bench-suite/smo-stencil-1d-hex-tile.json`):
+/// Hexagonal tile (Bhaskaracharya et al. 2016, Sec. 5, after Table I; `bench-suite/smo-stencil-1d-hex-tile.json`):
 /// rows `tt = 0 .. 2B - 2`, row `tt >= B - 1` spans `ii in [tt - B + 1, 4B - 4 - tt]`,
 /// flow dependences (1, -1), (1, 0), (1, 1), row-major schedule; each row `tt >= B - 1`
 /// has 4 live-out cells (its two leftmost and two rightmost), the top row is live-out.
@@ -45,7 +45,7 @@ fn hex_tile_max_live_is_5b_minus_4() {
     }
 }
 
-/// Diamond tile (004 Sec. 4, Fig. 7): rows `tt = 0 .. 2B - 2`, row `tt >= B - 1` spans
+/// Diamond tile (Bhaskaracharya et al. 2016, Sec. 4, Fig. 7): rows `tt = 0 .. 2B - 2`, row `tt >= B - 1` spans
 /// `ii in [tt - B + 1, 3B - 3 - tt]` (`4B - 3 - 2tt` cells), live-out: the two leftmost
 /// and two rightmost cells of each upper row (`L1`, `L2`). Rows `B - 1 .. 2B - 4` have
 /// 4 live-out cells, row `2B - 3` (3 cells) all 3, the top corner 1: when the corner
@@ -63,7 +63,7 @@ fn diamond_tile_max_live_is_4b_minus_4() {
 /// Without a program, max-live is the largest clique of the conflict graph. On a
 /// single schedule every value's lifetime is an interval, and pairwise-overlapping
 /// intervals share a point (Helly), so the clique number equals the simulated max-live:
-/// the two tiles' conflict sets (transcribed from 004 Fig. 7, reconstructed for the hex
+/// the two tiles' conflict sets (transcribed from Bhaskaracharya et al. 2016, Fig. 7, reconstructed for the hex
 /// tile) give the same `5B - 4` and `4B - 4`.
 #[test]
 fn clique_of_a_conflict_set_only_file_equals_the_hand_derived_limit() {
@@ -77,7 +77,7 @@ fn clique_of_a_conflict_set_only_file_equals_the_hand_derived_limit() {
     }
 }
 
-/// 004 Fig. 2 / Sec. 3.1 produce-consume, conflict set only: `2N - 1` values live at
+/// Bhaskaracharya et al. 2016, Fig. 2 / Sec. 3.1 produce-consume, conflict set only: `2N - 1` values live at
 /// once ("finally hold the 2T - 1 live-out values"), as the largest clique.
 #[test]
 fn produce_consume_clique_is_2n_minus_1() {
@@ -115,7 +115,7 @@ fn unknown_max_live_is_marked_with_the_reason() {
     }
 }
 
-/// 000 example 3 (`ov-example3`): its program writes a cell twice at one logical time
+/// Thies et al. 2007, example 3 (`ov-example3`): its program writes a cell twice at one logical time
 /// under the recorded schedule, which the simulation refuses; the conflict set still
 /// gives max-live as its largest clique, never above a verified mapping's size.
 #[test]

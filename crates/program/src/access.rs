@@ -9,7 +9,7 @@
 //! ```
 //!
 //! On the statement's domain (`0 <= i1 <= 767`) this is `bx[i0 + 1, i1]`.
-//! [`as_function`] recovers that form: an output fixed by an equality with a unit
+//! `as_function` recovers that form: an output fixed by an equality with a unit
 //! coefficient is already a function; an output `o` bounded by `L <= c o <= U` with
 //! `U - L` a constant below `c` is the floor division `ceil(L / c)`, which is affine on
 //! the domain when the part of `L` that `c` does not divide stays within one multiple

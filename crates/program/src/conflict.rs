@@ -1,5 +1,5 @@
-//! Conflict sets computed from a program (004 Sec. 2.1, Def. 2.3 and Sec. 3.3.1;
-//! 001 Sec. 3.2): pairs of cells of one array that hold simultaneously live values
+//! Conflict sets computed from a program (Bhaskaracharya et al. 2016, Sec. 2.1, Def. 2.3 and Sec. 3.3.1;
+//! Darte et al. 2015, Sec. 3.2): pairs of cells of one array that hold simultaneously live values
 //! under the program's schedule.
 
 use crate::error::{ProgramError, Result};
@@ -17,7 +17,7 @@ impl Program {
     /// The conflict set of `array` (half form: pairs `(x, y)` where `x` is written no
     /// later than `y`).
     ///
-    /// Semantics (004 Def. 2.3): cells `x != y` conflict when `y` is written at a time
+    /// Semantics (Bhaskaracharya et al. 2016, Def. 2.3): cells `x != y` conflict when `y` is written at a time
     /// when `x` holds a value that is still needed: `x` was written at or before that
     /// time and is read strictly later, or `x` is live-out. Reads happen before writes
     /// at the same logical time, so a cell whose last read is at time `T` may receive a
@@ -39,7 +39,7 @@ impl Program {
     ///
     /// Design choice: pieces are not *merged* ([`polyalloc_formulation::coalesce()`]) here. A merge keeps
     /// the integer points but may fill an integer gap between two pieces rationally, and
-    /// the lattice method (001) works on the rational relaxation of the pieces: on
+    /// the lattice method (Darte et al. 2015) works on the rational relaxation of the pieces: on
     /// ov-example3 merging (72 pieces) turned its `3 jmax kmax - jmax` cells into
     /// `3 jmax kmax - jmax + 3 kmax - 1`.
     pub fn conflict_set(&self, array: &str) -> Result<ConflictSet> {

@@ -1,4 +1,4 @@
-//! Dependence relations from accesses (002 Sec. 3, "Computing dependence relations").
+//! Dependence relations from accesses (Pugh 1991, Sec. 3, "Computing dependence relations").
 //!
 //! For two accesses to one array, `(a_q)⁻¹ ∘ a_p` relates an iteration of `s_p` to the
 //! iterations of `s_q` touching the same cell; restricting it to pairs where the source
@@ -208,7 +208,7 @@ fn access_pairs(prog: &Program, p: usize, a: &Access, q: usize, b: &Access, orde
 pub struct DepOptions {
     /// Arrays whose read-read pairs are broadcast "dependences".
     pub broadcast_arrays: Vec<String>,
-    /// Arrays updated by reductions (002 Sec. 3, "Reduction dependencies"): between
+    /// Arrays updated by reductions (Pugh 1991, Sec. 3, "Reduction dependencies"): between
     /// two statements that both write the array (its updaters), the flow, anti and
     /// output pairs on it are replaced by unordered reduction pairs of the writes;
     /// pairs with statements that only read it stay ordered.

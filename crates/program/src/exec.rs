@@ -6,7 +6,7 @@
 //! and a storage mapping is safe on an instance iff the transformed run reads exactly
 //! the values the original run reads, and leaves the same live-out values.
 //!
-//! * The program is a [`Program`](crate::Program) (statements with domains, the
+//! * The program is a [`Program`] (statements with domains, the
 //!   original schedule as multi-dimensional affine time, write and read accesses with
 //!   guards, live-out cells). Each statement gets a [`Body`], a Rust closure from the
 //!   values it reads to the values it writes; [`hash_body`] is a default whose result
@@ -35,7 +35,7 @@
 //! use polyalloc_program::{Program, Statement};
 //! use polyalloc_program::exec::{Executor, Storage};
 //!
-//! // 004 Fig. 2: A[t, i] = f(A[t, i - 1], A[t - 1, i]) under the schedule (t, i).
+//! // Bhaskaracharya et al. 2016, Fig. 2: A[t, i] = f(A[t, i - 1], A[t - 1, i]) under the schedule (t, i).
 //! let mut p = Program::new("[N] -> { : N >= 2 }")?;
 //! p.add_statement(Statement::parse(
 //!     "[N] -> { S[t, i] : 1 <= t <= N and 1 <= i <= N }",
@@ -46,7 +46,7 @@
 //! p.add_live_out("[N] -> { A[t, i] : 1 <= t <= N and 1 <= i <= N and (i = N or t = N) }")?;
 //! let exec = Executor::with_hash_bodies(p);
 //! let params = [5];
-//! // The original order with the SMO mapping of 004 Sec. 3.1: 2N - 1 cells suffice.
+//! // The original order with the SMO mapping of Bhaskaracharya et al. 2016, Sec. 3.1: 2N - 1 cells suffice.
 //! let mut storage = Storage::new();
 //! storage.insert("A".into(), ModularMapping::parse("[N] -> { A[t, i] -> A[(i - t) mod (2N - 1)] }")?);
 //! let report = exec.compare(&params, &exec.original_trace(&params)?, &storage)?;
@@ -69,9 +69,9 @@ use std::fmt;
 
 /// Statement instances (over all statements) a trace of the executor holds at most. A
 /// comparison keeps each instance several times (two traces, the coverage set, the
-/// reads of both runs): about 1.5 kB an instance at the peak (003's method, which runs
-/// the executor itself, then verifies: 1,000,000 instances took 1.5 GB and 31 s), so
-/// at most about 0.4 GB here. It was 2,000,000 per statement: 2.9 GB for two
+/// reads of both runs): about 1.5 kB an instance at the peak (Song et al. 2005's method, which runs
+/// the executor itself, then verifies: 1,Thies et al. 2007,Thies et al. 2007 instances took 1.5 GB and 31 s), so
+/// at most about 0.4 GB here. It was 2,Thies et al. 2007,Thies et al. 2007 per statement: 2.9 GB for two
 /// statements, and no bound at all for more statements.
 pub const INSTANCE_LIMIT: usize = 250_000;
 
@@ -557,7 +557,7 @@ impl Executor {
         Ok(Executor { program, bodies, reductions: vec![], hash_bodies: false })
     }
 
-    /// Marks arrays updated by reductions (002 Sec. 3): the intermediate values that
+    /// Marks arrays updated by reductions (Pugh 1991, Sec. 3): the intermediate values that
     /// updaters of such an array read are not compared (any order of the updates is
     /// allowed), only the final values. The bodies must then be order-independent
     /// updates (e.g. wrapping additions), which [`hash_body`] is not.

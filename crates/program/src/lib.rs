@@ -8,13 +8,13 @@
 //! * [`Program`] / [`Statement`] / [`Access`]: statements with iteration domains,
 //!   multi-dimensional affine schedules, guarded affine write and read accesses, and the
 //!   array cells live after the program (live-out). `polyalloc-suite` builds it from a
-//!   bench-suite file; the occupancy-vector (000), scheduling (002) and network-flow
-//!   (003) methods build theirs from the same type.
+//!   bench-suite file; the occupancy-vector (Thies et al. 2007), scheduling (Pugh 1991) and network-flow
+//!   (Song et al. 2005) methods build theirs from the same type.
 //! * [`Program::conflict_set`]: the conflict set of an array under the program's
-//!   schedule (004 Sec. 2.1, Def. 2.3; 001 Sec. 3.2), as a
+//!   schedule (Bhaskaracharya et al. 2016, Sec. 2.1, Def. 2.3; Darte et al. 2015, Sec. 3.2), as a
 //!   [`polyalloc_formulation::ConflictSet`] for the allocators and the checker.
 //! * [`deps`]: memory-based dependence relations restricted to the original execution
-//!   order (002 Sec. 3: flow, anti, output; broadcast and reduction "dependences").
+//!   order (Pugh 1991, Sec. 3: flow, anti, output; broadcast and reduction "dependences").
 //! * [`exec`]: the executor, for every method: runs the program with statement bodies
 //!   (Rust closures) under its original order and under any other order (a schedule, or
 //!   the trace of rearranged or fused loops) and any storage mapping per array, and
@@ -32,7 +32,7 @@
 //! use polyalloc_formulation::{ConflictSet, ConflictForm, Map};
 //! use polyalloc_program::{max_live, Program, Statement};
 //!
-//! // 004 Fig. 2: for t, i: A[t, i] = f(A[t, i - 1], A[t - 1, i]); the last row and
+//! // Bhaskaracharya et al. 2016, Fig. 2: for t, i: A[t, i] = f(A[t, i - 1], A[t - 1, i]); the last row and
 //! // column are read after the loops (live-out).
 //! let mut p = Program::new("[N] -> { : N >= 2 }")?;
 //! p.add_statement(Statement::parse(
@@ -43,13 +43,13 @@
 //! )?)?;
 //! p.add_live_out("[N] -> { A[t, i] : 1 <= t <= N and 1 <= i <= N and (i = N or t = N) }")?;
 //! let cs = p.conflict_set("A")?;
-//! // The conflict set printed in 004 Fig. 2(c), as the same set of pairs (N = 4):
+//! // The conflict set printed in Bhaskaracharya et al. 2016, Fig. 2(c), as the same set of pairs (N = 4):
 //! let paper = ConflictSet::from_map(Map::parse(
 //!     "[N] -> { A[t, i] -> A[t2, i2] : 1 <= t, i, t2, i2 <= N and
 //!        ((t2 = t and i2 >= i + 1) or (t2 = t + 1 and i2 <= i - 1) or (t2 >= t + 1 and i = N)) }")?,
 //!     ConflictForm::Half)?;
 //! assert_eq!(cs.relation.enumerate(&[4], 10_000)?, paper.relation.enumerate(&[4], 10_000)?);
-//! // 2N - 1 values are live at once: no mapping has fewer cells (004 Sec. 3.1).
+//! // 2N - 1 values are live at once: no mapping has fewer cells (Bhaskaracharya et al. 2016, Sec. 3.1).
 //! assert_eq!(max_live(&p, &[4])?[0].max_live, 7);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

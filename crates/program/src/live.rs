@@ -1,6 +1,6 @@
 //! Max-live: the largest number of values of an array live at one time under the
 //! program's schedule, a lower bound on the size of any valid storage mapping
-//! (004 Sec. 2.1: the cells live at one time pairwise conflict).
+//! (Bhaskaracharya et al. 2016, Sec. 2.1: the cells live at one time pairwise conflict).
 
 use crate::compiled::{AccessAt, SetAt};
 use crate::error::{ProgramError, Result};

@@ -172,7 +172,7 @@ pub struct Program {
     /// Fold regions, at most one set per array (`[N] -> { A[i] : 1 <= i <= N }`): the
     /// cells a storage mapping of that array folds. The executor stores the other cells
     /// of a folded array at a location of their own, as a transformed program that
-    /// contracts only a region of an array does (003 Sec. 5: the local region `R` becomes
+    /// contracts only a region of an array does (Song et al. 2005, Sec. 5: the local region `R` becomes
     /// a small array `R'`, accesses outside it, e.g. `ZA(1, K)`, still go to `ZA`). An
     /// array without a fold region is folded entirely. Empty for most programs.
     pub fold_regions: Vec<Set>,

@@ -4,7 +4,7 @@ use polyalloc_formulation::ModularMapping;
 use polyalloc_program::exec::{Body, Executor, Mismatch, Storage, Trace};
 use polyalloc_program::{Program, Statement};
 
-/// 002 Example 1 (Sec. 3): for l := k+1 to n { s1: B[l,l] := B[l-1,k+1]*B[k,k];
+/// Pugh 1991, Example 1 (Sec. 3): for l := k+1 to n { s1: B[l,l] := B[l-1,k+1]*B[k,k];
 /// for j := k+1 to n { s2: B[l,j] := B[l,j]+B[l-1,j]+B[l,j-1]+B[l,k]*B[k,j] } }.
 fn example1() -> Executor {
     let mut p = Program::new("[k, n] -> { : k >= 0 and n >= k + 3 }").unwrap();
@@ -40,7 +40,7 @@ fn example1() -> Executor {
     Executor::new(p, vec![s1, s2]).unwrap()
 }
 
-/// The final schedule of 002 Sec. 4 (Fig. 3), scaled by 2 (footnote 4):
+/// The final schedule of Pugh 1991, Sec. 4 (Fig. 3), scaled by 2 (footnote 4):
 /// T1[i] = 2i + 2k + 1, T2[i, j] = 2i + 2j, and the "as late as possible" one of Fig. 4.
 #[test]
 fn paper_schedules_of_example1_compute_the_same_values() {
@@ -68,7 +68,7 @@ fn paper_schedules_of_example1_compute_the_same_values() {
     }
 }
 
-/// 002 Sec. 4: "Try T2[i, j] = i: fails" (and T2 = j fails): running all j (or all i)
+/// Pugh 1991, Sec. 4: "Try T2[i, j] = i: fails" (and T2 = j fails): running all j (or all i)
 /// of s2 in one parallel step changes values read.
 #[test]
 fn illegal_schedules_are_caught() {
@@ -94,8 +94,8 @@ fn coverage_errors_are_reported() {
     assert!(rep.mismatches.iter().any(|m| matches!(m, Mismatch::Spurious { why, .. } if why.contains("domain"))));
 }
 
-/// 004 Fig. 2 (produce-consume) under its schedule (t, i): the SMO mapping
-/// `A[(i - t) mod (2N - 1)]` of 004 Sec. 3.1 is valid, one cell less is not.
+/// Bhaskaracharya et al. 2016, Fig. 2 (produce-consume) under its schedule (t, i): the SMO mapping
+/// `A[(i - t) mod (2N - 1)]` of Bhaskaracharya et al. 2016, Sec. 3.1 is valid, one cell less is not.
 #[test]
 fn storage_mappings_from_paper_004() {
     let mut p = Program::new("[N] -> { : N >= 2 }").unwrap();
@@ -125,7 +125,7 @@ fn storage_mappings_from_paper_004() {
     }
 }
 
-/// Loop interchange of 004 Fig. 2's nest is legal (distances (0, 1) and (1, 0) stay
+/// Loop interchange of Bhaskaracharya et al. 2016, Fig. 2's nest is legal (distances (0, 1) and (1, 0) stay
 /// lexicographically positive as (1, 0) and (0, 1)); a single time dimension `t` is not.
 #[test]
 fn affine_multidimensional_schedules() {
@@ -149,7 +149,7 @@ fn affine_multidimensional_schedules() {
     assert!(ex.compare_affine(&[4], &[], &Storage::new()).is_err());
 }
 
-/// A fold region (003 Sec. 5: only the local region of an array is contracted). S0
+/// A fold region (Song et al. 2005, Sec. 5: only the local region of an array is contracted). S0
 /// writes A[0] once; S1[i], 1 <= i <= N, writes A[i] from A[i - 1] and A[0]. Folding
 /// only the region 1 <= i <= N onto two cells is correct (A[0] keeps its own location,
 /// and its final value is compared as live-out); folding every cell of A with the same

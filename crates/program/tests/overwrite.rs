@@ -39,7 +39,8 @@ fn exact_conflicts(t_max: i64, n: i64) -> BTreeSet<(i64, i64)> {
     }
     let reads_of = |time: (i64, i64)| -> Vec<i64> { vec![time.1 - 1, time.1, time.1 + 1] };
     // The values of each cell: [write time, end of life) with end None = forever.
-    let mut values: Vec<(i64, (i64, i64), Option<(i64, i64)>)> = Vec::new();
+    type Value = (i64, (i64, i64), Option<(i64, i64)>);
+    let mut values: Vec<Value> = Vec::new();
     for (k, &(w, cell)) in events.iter().enumerate() {
         let next_write = events[k + 1..].iter().find(|&&(_, c)| c == cell).map(|&(t, _)| t);
         // Uses: reads of the cell strictly after w and no later than the next write.

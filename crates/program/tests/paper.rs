@@ -1,4 +1,4 @@
-//! Conflict sets, mappings and the checker on the examples of 004 (Fig. 2, Fig. 4).
+//! Conflict sets, mappings and the checker on the examples of Bhaskaracharya et al. 2016 (Fig. 2, Fig. 4).
 
 use polyalloc_backend_microlp::MicrolpSolver;
 use polyalloc_formulation::checker::{check_concrete, Checker, ConcreteVerdict, SymbolicVerdict, Verdict};
@@ -10,7 +10,7 @@ fn pts(s: &Map, params: &[i64]) -> Vec<Vec<i64>> {
     s.enumerate(params, 10_000_000).expect("enumerate")
 }
 
-/// 004 Fig. 2(a): producer loop with schedule (t, i); rows/columns N are live-out.
+/// Bhaskaracharya et al. 2016, Fig. 2(a): producer loop with schedule (t, i); rows/columns N are live-out.
 fn produce_consume() -> Program {
     let mut p = Program::new("[N] -> { : N >= 1 }").unwrap();
     p.add_statement(
@@ -27,7 +27,7 @@ fn produce_consume() -> Program {
     p
 }
 
-/// The conflict set printed in 004 Fig. 2(c) (half form).
+/// The conflict set printed in Bhaskaracharya et al. 2016, Fig. 2(c) (half form).
 const FIG2_CS: &str = "[N] -> { A[t, i] -> A[t2, i2] : 1 <= t, i, t2, i2 <= N and \
     ((t2 = t and i2 >= i + 1) or (t2 = t + 1 and i2 <= i - 1) or (t2 >= t + 1 and i = N)) }";
 
@@ -98,7 +98,7 @@ fn fig2_max_live_is_2n_minus_1() {
     }
 }
 
-/// 004 Fig. 4(b): interleaved blur, S(y, x) at (y, x, 0), T(y, x) at (y, x, 1).
+/// Bhaskaracharya et al. 2016, Fig. 4(b): interleaved blur, S(y, x) at (y, x, 0), T(y, x) at (y, x, 1).
 fn blur_interleaved() -> Program {
     let mut p = Program::new("[N] -> { : N >= 1 }").unwrap();
     p.add_statement(
@@ -124,7 +124,7 @@ fn blur_interleaved() -> Program {
     p
 }
 
-/// 004 Fig. 4(c) (the primes restored from the text: "(y, x) does not conflict with
+/// Bhaskaracharya et al. 2016, Fig. 4(c) (the primes restored from the text: "(y, x) does not conflict with
 /// (y + 2, x + 1)").
 const FIG4_CS: &str = "[N] -> { blurx[y, x] -> blurx[y2, x2] : 0 <= y, x, y2, x2 < N and \
     ((y2 - y <= 1 and y2 - y >= 0 and x < x2) or (y2 - y <= 2 and y2 - y >= 1 and x2 <= x)) }";

@@ -1,4 +1,4 @@
-//! Code rearrangement (002 Sec. 5): from a schedule to loops that "simply move
+//! Code rearrangement (Pugh 1991, Sec. 5): from a schedule to loops that "simply move
 //! through time".
 //!
 //! * **Rounding.** Fractional times are rounded to the unit time loop `t`: `Ceil`

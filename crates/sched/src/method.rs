@@ -1,4 +1,4 @@
-//! The method `schedule` of polyalloc's registry: Pugh's scheduling (002 Sec. 3-5) as a
+//! The method `schedule` of polyalloc's registry: Pugh's scheduling (Pugh 1991, Sec. 3-5) as a
 //! [`Method`].
 //!
 //! **Targets.** One per scheduling run of the file's `pugh` section
@@ -55,11 +55,11 @@ pub fn target_setting(target: &str) -> Option<bool> {
     }
 }
 
-/// The method `schedule` (paper 002). See the module documentation.
+/// The method `schedule` (paper Pugh 1991). See the module documentation.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ScheduleMethod;
 
-/// One nominated candidate (002 Sec. 4), as recorded.
+/// One nominated candidate (Pugh 1991, Sec. 4), as recorded.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TrialDetails {
     /// The statement (the seed of its component).
@@ -185,7 +185,7 @@ impl Method for ScheduleMethod {
     }
 
     fn summary(&self) -> &'static str {
-        "Pugh's affine schedules by nomination and transfer, and the rearranged loops, confirmed by running the program (002 Sec. 3-5)"
+        "Pugh's affine schedules by nomination and transfer, and the rearranged loops, confirmed by running the program (Pugh 1991, Sec. 3-5)"
     }
 
     fn targets(&self, input: &Input) -> Result<Vec<String>, MethodError> {

@@ -1,4 +1,4 @@
-//! Integer tuple relations and the operations of Pugh's Table 1 (002 Sec. 2, Appendix 1).
+//! Integer tuple relations and the operations of Pugh's Table 1 (Pugh 1991, Sec. 2, Appendix 1).
 //!
 //! A relation is a [`Map`] of the formulation crate (a union of basic relations with
 //! parameters — Pugh's "symbolic constants" — and existential locals — his

@@ -1,4 +1,4 @@
-//! Affine scheduling (002 Sec. 4): a feasible schedule `T_p` per statement such that
+//! Affine scheduling (Pugh 1991, Sec. 4): a feasible schedule `T_p` per statement such that
 //! `s_p[x] δ s_q[y] ⇒ T_p(x) < T_q(y)` (and `T_p(x) ≠ T_q(y)` for broadcast
 //! "dependences" when they are respected).
 //!

@@ -82,7 +82,7 @@ fn dependence_analysis_equals_brute_force() {
     }
 }
 
-/// 002 Sec. 4: with no distance learned, the 1-norm-1 candidates for `T[i, j]` come as
+/// Pugh 1991, Sec. 4: with no distance learned, the 1-norm-1 candidates for `T[i, j]` come as
 /// `i, -i, j, -j`; norm 2 starts with `2i`.
 #[test]
 fn nomination_order() {
@@ -109,7 +109,7 @@ fn schedules_print_like_the_paper() {
     assert_eq!(format_scaled(&[0, 0, 0], &names, 0, 1), "0");
 }
 
-/// 002 Sec. 3, "Reduction dependencies": `s[i, j]` adds `b[j]` to `a[i]`, the j loop
+/// Pugh 1991, Sec. 3, "Reduction dependencies": `s[i, j]` adds `b[j]` to `a[i]`, the j loop
 /// counting upward. As ordinary dependences the updates of `a[i]` must keep their
 /// order (`T = -j` is illegal); as reduction dependences they may run "in either
 /// order, but not simultaneously" (`T = -j` is legal, `T = i` is not).

@@ -1,4 +1,4 @@
-//! Table 1 operations (002 Sec. 2, Appendix 1) checked against brute-force definitions
+//! Table 1 operations (Pugh 1991, Sec. 2, Appendix 1) checked against brute-force definitions
 //! on enumerated points.
 
 use polyalloc_backend_microlp::MicrolpSolver;

@@ -418,11 +418,9 @@ pub fn to_example(jscop: &Jscop, path: &Path, options: &JscopOptions) -> Result<
             cons.push(format!("{d} >= 0"));
             match size_expr(size, &params) {
                 Some(e) => cons.push(format!("{d} < {e}")),
-                None if size.trim() == "*" || params.is_empty() => {
-                    if params.is_empty() {
-                        if let Some(hi) = accessed_max(&program, c, j).map_err(|m| field_err(format!("arrays[{k}]"), m))? {
-                            cons.push(format!("{d} <= {hi}"));
-                        }
+                None if params.is_empty() => {
+                    if let Some(hi) = accessed_max(&program, c, j).map_err(|m| field_err(format!("arrays[{k}]"), m))? {
+                        cons.push(format!("{d} <= {hi}"));
                     }
                 }
                 None => {}

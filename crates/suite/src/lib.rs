@@ -5,7 +5,7 @@
 //! ([`Example`]) and reports malformed input as a [`SuiteError`] naming the file and the
 //! line and column (JSON syntax) or the field (missing or ill-typed values). The isl
 //! strings inside are kept as text here; `polyalloc-formulation` parses them, and
-//! [`Example::field_path`] names the field so that a parse error can say where it is.
+//! Every parse error names the field it comes from (`arrays.A.conflicts`, ...) so that it can say where it is.
 //!
 //! The CLI, the `cargo xtask` harness and the integration tests all read the suite
 //! through this crate. It also reads the input format of the public SMO tool
@@ -58,9 +58,97 @@ impl SuiteError {
 /// Where an example comes from.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 pub struct Source {
+    /// The paper's file name (`004_88cf68a96cc0018b.txt`), or `smo-tool`, `polly-jscop`.
     pub paper: String,
     #[serde(rename = "where")]
     pub location: String,
+}
+
+impl Source {
+    /// The paper this example comes from, when it is one of the five.
+    pub fn citation(&self) -> Option<&'static Citation> {
+        Citation::of(&self.paper)
+    }
+}
+
+/// One of the five papers polyalloc implements, as users read it cited: authors and
+/// year, title and venue. Bench-suite files name a paper by its file name; everything a
+/// user reads names it by this.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Citation {
+    /// The file name's three-digit prefix (`Thies et al. 2007` to `Bhaskaracharya et al. 2016`).
+    pub key: &'static str,
+    pub authors: &'static str,
+    pub year: u16,
+    pub title: &'static str,
+    pub venue: &'static str,
+    /// What polyalloc takes from it, in a few words.
+    pub topic: &'static str,
+}
+
+impl Citation {
+    /// The five papers, in file-name order.
+    pub const ALL: [Citation; 5] = [
+        Citation {
+            key: "000",
+            authors: "Thies, Vivien, Amarasinghe",
+            year: 2007,
+            title: "A Step Towards Unifying Schedule and Storage Optimization",
+            venue: "ACM TOPLAS 29(6)",
+            topic: "occupancy vectors",
+        },
+        Citation {
+            key: "001",
+            authors: "Darte, Isoard, Yuki",
+            year: 2015,
+            title: "Extended Lattice-Based Memory Allocation",
+            venue: "Inria research report RR-8840",
+            topic: "lattice-based allocation",
+        },
+        Citation {
+            key: "002",
+            authors: "Pugh",
+            year: 1991,
+            title: "Uniform Techniques for Loop Optimization",
+            venue: "ACM ICS",
+            topic: "dependence relations and affine schedules",
+        },
+        Citation {
+            key: "003",
+            authors: "Song, Wang, Li",
+            year: 2005,
+            title: "A Polynomial-Time Algorithm for Memory Space Reduction",
+            venue: "Int. J. Parallel Programming 33(1)",
+            topic: "shifting, fusion and contraction as network flow",
+        },
+        Citation {
+            key: "004",
+            authors: "Bhaskaracharya, Bondhugula, Cohen",
+            year: 2016,
+            title: "Automatic Storage Optimization for Arrays",
+            venue: "ACM TOPLAS 38(3)",
+            topic: "SMO storage hyperplanes",
+        },
+    ];
+
+    /// The paper a bench-suite `source.paper` names (its file name, or the bare prefix).
+    pub fn of(paper: &str) -> Option<&'static Citation> {
+        let key = paper.get(..3)?;
+        if paper.len() > 3 && paper.as_bytes()[3] != b'_' {
+            return None;
+        }
+        Citation::ALL.iter().find(|c| c.key == key)
+    }
+
+    /// `Thies, Vivien, Amarasinghe 2007`.
+    pub fn short(&self) -> String {
+        format!("{} {}", self.authors, self.year)
+    }
+
+    /// `Thies, Vivien, Amarasinghe, "A Step ...", ACM TOPLAS 29(6), 2007`.
+    pub fn full(&self) -> String {
+        format!("{}, \"{}\", {}, {}", self.authors, self.title, self.venue, self.year)
+    }
 }
 
 /// One array of an example.

@@ -1,7 +1,7 @@
 //! Reader of the SMO tool's input format (`*.smo.input`).
 //!
 //! The public SMO tool (Bhaskaracharya; C++ on isl and GLPK, MIT licence; the tool of
-//! 004) reads a conflict-set specification, line by line (`src/main.cpp` and
+//! Bhaskaracharya et al. 2016) reads a conflict-set specification, line by line (`src/main.cpp` and
 //! `src/ConflictSpec.cpp` of the tool):
 //!
 //! 1. the array space, an isl basic set over the input tuple (`[N0] -> { [x0, x1] : ... }`);

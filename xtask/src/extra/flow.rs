@@ -1,4 +1,4 @@
-//! Paper rows of 003 (Song, Wang, Li: loop shifting, fusion and array contraction as a
+//! Paper rows of Song et al. 2005 (Song, Wang, Li: loop shifting, fusion and array contraction as a
 //! min-cost network flow). The method `flow` is a registered method
 //! (`polyalloc_alloc_flow::Flow`, run through `polyalloc::run_record` like every
 //! other method: one record per local array and backend, its mapping verified by the

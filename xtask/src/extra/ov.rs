@@ -1,4 +1,4 @@
-//! Occupancy vectors (paper 000): the paper rows of the `ov-*` files, side by side with
+//! Occupancy vectors (paper Thies et al. 2007): the paper rows of the `ov-*` files, side by side with
 //! the records of the registry's methods `ov`, `aov` and `uov` (`polyalloc-alloc-ov`,
 //! which documents them and their typed details [`OvDetails`], [`AovDetails`],
 //! [`UovDetails`]). Nothing here runs a method: the rows are built from the records'

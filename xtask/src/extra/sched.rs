@@ -1,4 +1,4 @@
-//! Paper rows of paper 002 (Pugh): the `schedule` entries of the `pugh-*` files, side by
+//! Paper rows of paper Pugh 1991: the `schedule` entries of the `pugh-*` files, side by
 //! side with the records of the registry's method `schedule` (`polyalloc_sched::method`).
 //!
 //! The method runs through `polyalloc::run_record` like every other method: one record

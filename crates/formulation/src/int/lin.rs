@@ -1,8 +1,8 @@
 //! Exact integer linear algebra: Hermite normal form, unimodular completion of a
 //! primitive vector or of a set of rows, inverse of a unimodular matrix, determinant
-//! (the lattice heuristics, 001 Sec. 4.1.2 and 4.2.2; the occupancy-vector mappings,
-//! 000 Sec. 3.3.2; Pugh's code generation, 002 Sec. 5), and rank and orthogonal
-//! complement (a new storage hyperplane out of the span of the previous ones, 004
+//! (the lattice heuristics, Darte et al. 2015, Sec. 4.1.2 and 4.2.2; the occupancy-vector mappings,
+//! Thies et al. 2007, Sec. 3.3.2; Pugh's code generation, Pugh 1991, Sec. 5), and rank and orthogonal
+//! complement (a new storage hyperplane out of the span of the previous ones, Bhaskaracharya et al. 2016
 //! Sec. 3.4).
 //!
 //! Everything is computed in `i128` with checked arithmetic and returned in `i64`;
@@ -176,7 +176,7 @@ pub fn hermite_normal_form(a: &[Vec<i64>]) -> R<(IMatrix, IMatrix)> {
 }
 
 /// Completes `rows` (`k x n`, `k <= n`) into an `n x n` unimodular matrix whose first
-/// `k` rows are `rows` (001 Sec. 4.1.2: "one iteration of the Hermite form
+/// `k` rows are `rows` (Darte et al. 2015, Sec. 4.1.2: "one iteration of the Hermite form
 /// computation"). Fails when the rows do not generate a saturated lattice (e.g. a
 /// single vector with a common divisor > 1, or dependent rows).
 pub fn complete_unimodular(rows: &[Vec<i64>], n: usize) -> R<IMatrix> {

@@ -81,7 +81,7 @@ pub fn lin_comb(a: i64, x: &[i64], b: i64, y: &[i64]) -> Result<Vec<i64>> {
     x.iter().zip(y).map(|(&xi, &yi)| add(mul(a, xi)?, mul(b, yi)?)).collect()
 }
 
-/// Dot product of a row with a point (row[0] is the constant, point is indexed from column 1).
+/// Dot product of a row with a point (`row[0]` is the constant, the point is indexed from column 1).
 pub fn eval_row(row: &[i64], point: &[i64]) -> Result<i64> {
     let mut acc: i128 = row[0] as i128;
     for (c, x) in row[1..].iter().zip(point) {

@@ -2,7 +2,7 @@
 //! 1 to 4 conflict polyhedra over 1- to 3-dimensional arrays) and small programs
 //! whose conflict sets polyalloc computes. Small coefficients, one parameter `N`, a
 //! context `N >= m` with `m` from 1 to 3, and instances from the smallest value up,
-//! where the array may have no cell at all and moduli are easily 0 (issue 16).
+//! where the array may have no cell at all and moduli are easily 0.
 //!
 //! A case keeps its own typed description (the oracle evaluates it directly) and
 //! prints itself as a bench-suite file (what polyalloc reads, as a user's file).
@@ -257,7 +257,7 @@ impl Case {
         let mut ex = serde_json::json!({
             "id": self.id,
             "title": format!("fuzzing case {}", self.id),
-            "source": {"paper": "none", "where": "polyalloc::fuzz (issue 16)"},
+            "source": {"paper": "none", "where": "polyalloc::fuzz"},
             "params": ["N"],
             "context": format!("[N] -> {{ : N >= {} }}", self.context_min),
             "arrays": { "A": array },
@@ -355,9 +355,9 @@ fn random_program(rng: &mut Rng) -> (GenProgram, usize) {
     let live_out_last = rng.chance(60);
     // Overwrites (a statement writes an earlier statement's row) and reads of cells
     // outside the array.
-    for k in 1..stmts.len() {
+    for (k, s) in stmts.iter_mut().enumerate().skip(1) {
         if rng.chance(20) {
-            stmts[k].row = rng.range(0, k as i64 - 1);
+            s.row = rng.range(0, k as i64 - 1);
         }
     }
     for s in &mut stmts {

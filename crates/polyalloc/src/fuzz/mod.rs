@@ -1,4 +1,4 @@
-//! The fuzzing harness (issue 16): random conflict sets and programs, every applicable
+//! The fuzzing harness: random conflict sets and programs, every applicable
 //! method of the [`registry`](crate::registry) run through the facade as a user runs
 //! it ([`crate::run()`], which verifies with the exact checker), and every mapping
 //! polyalloc returns checked again by brute force at small instances by an oracle that

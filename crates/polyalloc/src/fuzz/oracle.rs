@@ -2,7 +2,7 @@
 //! checker (`polyalloc_formulation::checker`), the scanner, the program crate or any
 //! method. It evaluates the generated case's own description directly: the conflict
 //! polyhedra row by row over the box of the array's cells, or the program by
-//! simulating its schedule (the conflict semantics of 004 Def. 2.3 as the project
+//! simulating its schedule (the conflict semantics of Bhaskaracharya et al. 2016, Def. 2.3 as the project
 //! states them: `x != y` conflict when `y` is written at a time when `x` holds a value
 //! still needed, `W(x) <= W(y) < R(x)` or `x` live-out, reads before writes at equal
 //! times); and it evaluates the mapping `((h . x) mod e)` with its own arithmetic.
@@ -13,8 +13,11 @@ use super::gen::{Case, GenProgram, Kind};
 /// `(constant, coefficient of N)`, `None` when the row is not folded.
 #[derive(Clone, Debug)]
 pub struct PlainMapping {
-    pub rows: Vec<(Vec<i64>, Option<(i64, i64)>)>,
+    pub rows: Vec<PlainRow>,
 }
+
+/// One row of a [`PlainMapping`]: its hyperplane and modulus.
+pub type PlainRow = (Vec<i64>, Option<(i64, i64)>);
 
 /// What brute force found wrong with a mapping at one instance.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -107,7 +110,8 @@ fn program_conflicts(p: &GenProgram, n: i64) -> Vec<(Vec<i64>, Vec<i64>)> {
         t
     };
     // Every instance: its time, the cell it writes, the cells it reads.
-    let mut events: Vec<(Vec<i64>, Vec<i64>, Vec<Vec<i64>>)> = Vec::new();
+    type Event = (Vec<i64>, Vec<i64>, Vec<Vec<i64>>);
+    let mut events: Vec<Event> = Vec::new();
     for s in &p.stmts {
         for it in iterations(s.dims, n) {
             let mut reads = Vec::new();
@@ -123,7 +127,8 @@ fn program_conflicts(p: &GenProgram, n: i64) -> Vec<(Vec<i64>, Vec<i64>)> {
     events.sort();
     let last = p.stmts.len() as i64 - 1;
     // Every value: its cell, write time and end of life (None: forever).
-    let mut values: Vec<(Vec<i64>, Vec<i64>, Option<Vec<i64>>)> = Vec::new();
+    type Value = (Vec<i64>, Vec<i64>, Option<Vec<i64>>);
+    let mut values: Vec<Value> = Vec::new();
     for (k, (w, cell, _)) in events.iter().enumerate() {
         let next = events[k + 1..].iter().find(|e| &e.1 == cell).map(|e| e.0.clone());
         let last_use =
