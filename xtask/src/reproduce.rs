@@ -272,7 +272,7 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
 pub fn derived_best(records: &[Record]) -> Vec<Record> {
     use polyalloc::best::{BestDetails, Candidate};
     // Storage methods only, as `best` runs them (`schedule` answers with loops).
-    let storage = |method: &str| polyalloc::registry().get(method).is_none_or(|m| m.maps_storage() && !m.runs_other_methods());
+    let storage = |method: &str| polyalloc::registry().get(method).is_none_or(|m| m.answer().is_own_storage());
     let records: Vec<&Record> = records.iter().filter(|r| storage(&r.method)).collect();
     let mut keys: Vec<(String, String, String)> = Vec::new();
     for r in records.iter() {
@@ -294,6 +294,8 @@ pub fn derived_best(records: &[Record]) -> Vec<Record> {
                     size: if ok { r.size.clone() } else { None },
                     size_at: if ok { r.size_at } else { None },
                     error: if ok { None } else { Some(r.error.clone().unwrap_or_else(|| r.status.label().to_string())) },
+                    verification: if ok { r.verification } else { None },
+                    rows: if ok { Some(r.moduli.len()) } else { None },
                 }
             })
             .collect();

@@ -287,6 +287,7 @@ fn one_home_per_concept() {
         ("struct Executor", "crates/program/src/exec.rs"),
         ("struct Program", "crates/program/src/model.rs"),
         ("trait Method", "crates/alloc/src/method.rs"),
+        ("enum DepKind", "crates/program/src/deps.rs"),
         ("fn hermite_normal_form", "crates/formulation/src/int/lin.rs"),
         ("fn orthogonal_complement", "crates/formulation/src/int/lin.rs"),
     ] {

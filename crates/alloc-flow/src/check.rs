@@ -127,11 +127,7 @@ impl LdgEdge {
 }
 
 fn kind_name(k: DepKind) -> &'static str {
-    match k {
-        DepKind::Flow => "flow",
-        DepKind::Anti => "anti",
-        DepKind::Output => "output",
-    }
+    k.name()
 }
 
 /// The file's LDG compared with the dependences computed from the program.
@@ -191,12 +187,11 @@ impl ComputedLdg {
         let n = seq.depth;
         let mut out = BTreeSet::new();
         for (d, array) in &self.deps {
-            let kind = match d.kind {
-                deps::DepKind::Flow => DepKind::Flow,
-                deps::DepKind::Anti => DepKind::Anti,
-                deps::DepKind::Output => DepKind::Output,
-                deps::DepKind::Broadcast | deps::DepKind::Reduction => continue,
-            };
+            // The LDG's edges order their instances (flow, anti, output).
+            if !d.kind.orders() {
+                continue;
+            }
+            let kind = d.kind;
             let (from, wst) = fp.origin[d.source];
             let (to, rst) = fp.origin[d.target];
             let write = match kind {

@@ -66,13 +66,8 @@ pub struct FlowSpec {
     pub edges: Vec<EdgeSpec>,
 }
 
-/// Dependence type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DepKind {
-    Flow,
-    Anti,
-    Output,
-}
+/// Dependence type: the program model's (an LDG edge is flow, anti or output).
+pub use polyalloc_program::deps::DepKind;
 
 /// A validated LDG edge `e` with distance `d_e` (and, for flow edges of local writes,
 /// the write reference index and the extension vector `o_e`).

@@ -782,6 +782,10 @@ impl Method for LatticeExact {
         "the least-index strictly admissible lattice for the conflicting differences at one instance, by Hermite-normal-form enumeration (Darte, Isoard, Yuki 2015, Sec. 3, 4.2); valid at that instance only"
     }
 
+    fn scope(&self) -> polyalloc_alloc::Scope {
+        polyalloc_alloc::Scope::OneInstance
+    }
+
     fn targets(&self, input: &Input) -> Result<Vec<String>, MethodError> {
         polyalloc_alloc::method::conflict_set_targets(input)
     }

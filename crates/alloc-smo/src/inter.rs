@@ -980,6 +980,10 @@ impl Method for SmoInter {
         "inter-array storage: SMO storage hyperplanes with per-array offsets shared by several arrays (the SMO tool's extension of Bhaskaracharya, Bondhugula, Cohen 2016)"
     }
 
+    fn answer(&self) -> polyalloc_alloc::Answer {
+        polyalloc_alloc::Answer::SharedStorage
+    }
+
     fn targets(&self, input: &Input) -> Result<Vec<String>, MethodError> {
         match input.example.inter_section().map_err(MethodError::Input)? {
             Some(s) => Ok(vec![s.arrays.join("+")]),

@@ -24,8 +24,8 @@ pub mod pieces;
 pub mod width;
 
 pub use method::{
-    conflict_set_time, details_of, Details, Execution, ExecutionCheck, Input, Method, MethodError, Obligation, OnConflictSets, Order, Outcome,
-    SharedAnswer, SharedObligation, StorageFunction, StoragePlan, TimeFunction, TraceFunction,
+    conflict_set_time, details_of, Answer, Details, Execution, ExecutionCheck, Input, Method, MethodError, Obligation, OnConflictSets, Order,
+    Outcome, Scope, SharedAnswer, SharedObligation, StorageFunction, StoragePlan, TimeFunction, TraceFunction,
 };
 use polyalloc_formulation::checker::Verdict;
 use polyalloc_formulation::shared_checker::{check_shared, SharedVerdict};

@@ -456,15 +456,66 @@ pub trait Method: Send + Sync {
     fn as_allocator(&self) -> Option<&dyn Allocator> {
         None
     }
-    /// True for a method that runs other registered methods itself (`best`): a
-    /// selection of `all` leaves it out, so that nothing runs twice.
-    fn runs_other_methods(&self) -> bool {
-        false
+    /// What the method answers with (by default a mapping per array).
+    fn answer(&self) -> Answer {
+        Answer::Mapping
     }
-    /// False for a method whose answer is not a storage mapping (`schedule`: affine
-    /// schedules and loops): `best` compares storage mappings and leaves it out.
-    fn maps_storage(&self) -> bool {
-        true
+    /// What its answer is claimed for (by default every parameter value of the
+    /// context).
+    fn scope(&self) -> Scope {
+        Scope::EveryParameterValue
+    }
+}
+
+/// What a method answers with: the facade, `best` and the harness decide on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// A modular mapping per array (most methods).
+    Mapping,
+    /// One storage shared by several arrays (`smo-inter`).
+    SharedStorage,
+    /// A program: schedules and rearranged loops, confirmed by running it (`schedule`).
+    Program,
+    /// The best answer of the other methods, which it runs itself (`best`): a
+    /// selection of `all` leaves it out, so that nothing runs twice.
+    BestOfOthers,
+}
+
+impl Answer {
+    /// A storage answer one method found on its own (a mapping or a shared storage):
+    /// what `best` compares.
+    pub fn is_own_storage(self) -> bool {
+        matches!(self, Answer::Mapping | Answer::SharedStorage)
+    }
+
+    /// `mapping`, `shared-storage`, `program`, `best-of-others` (as `polyalloc list --json` prints it).
+    pub fn label(self) -> &'static str {
+        match self {
+            Answer::Mapping => "mapping",
+            Answer::SharedStorage => "shared-storage",
+            Answer::Program => "program",
+            Answer::BestOfOthers => "best-of-others",
+        }
+    }
+}
+
+/// What a method's verified answer is claimed for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Every parameter value of the context (the checker proves it, or enumerates the
+    /// example's instances where its proof does not conclude).
+    EveryParameterValue,
+    /// The one instance it was computed for (`lattice-exact`).
+    OneInstance,
+}
+
+impl Scope {
+    /// `every-parameter-value` or `one-instance`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Scope::EveryParameterValue => "every-parameter-value",
+            Scope::OneInstance => "one-instance",
+        }
     }
 }
 

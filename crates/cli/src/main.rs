@@ -657,7 +657,10 @@ fn list(suite: &std::path::Path, json: bool) -> Result<i32, polyalloc::Error> {
                 "arrays": e.allocatable_arrays(),
                 "metadata_only": run::is_metadata_only(e),
             })).collect::<Vec<_>>(),
-            "methods": registry.all().map(|m| serde_json::json!({"name": m.name(), "summary": m.summary()})).collect::<Vec<_>>(),
+            "methods": registry
+                .all()
+                .map(|m| serde_json::json!({"name": m.name(), "summary": m.summary(), "answer": m.answer().label(), "claimed_for": m.scope().label()}))
+                .collect::<Vec<_>>(),
             "backends": backends.iter().map(|(n, d)| serde_json::json!({"name": n, "description": d})).collect::<Vec<_>>(),
             "default_backend": polyalloc::DEFAULT_BACKEND,
         });

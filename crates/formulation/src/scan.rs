@@ -5,7 +5,10 @@ use crate::basic::BasicSet;
 use crate::error::{ovf, Error, Result};
 use crate::fm::{self, RowPair};
 use crate::int;
-use crate::set::RowVisitor;
+
+/// The visitor of `Set::for_each_row`: `f(prefix, lo, hi)` for the points `prefix`
+/// followed by each value of `lo..=hi`; returns false to stop.
+pub type RowVisitor<'a> = dyn FnMut(&[i64], i64, i64) -> Result<bool> + 'a;
 
 /// A scanner of the integer points of a parameter-free basic set: the projections
 /// onto the first k variables, computed once by Fourier–Motzkin, give per-variable

@@ -38,10 +38,7 @@ fn product_limit(what: &str, n: usize, m: usize) -> Result<()> {
 /// A relation between named tuples, e.g. `[N] -> { A[t, i] -> A[t2, i2] : ... }`, as a
 /// union of basic relations.
 pub type Map = Set;
-
-/// The visitor of [`Set::for_each_row`]: `f(prefix, lo, hi)` for the points `prefix`
-/// followed by each value of `lo..=hi`; returns false to stop.
-pub type RowVisitor<'a> = dyn FnMut(&[i64], i64, i64) -> Result<bool> + 'a;
+pub use crate::scan::RowVisitor;
 
 impl Set {
     /// The empty union of a space.

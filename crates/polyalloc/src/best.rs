@@ -1,10 +1,12 @@
 //! Method `best`: runs every other applicable storage method of the registry
-//! ([`Method::maps_storage`]) on a target, verifies each answer exactly as [`run`](crate::run()) does, and returns
+//! (([`Answer::is_own_storage`])) on a target, verifies each answer exactly as [`run`](crate::run()) does, and returns
 //! the smallest verified mapping at the input's size point (the instance asked for, by
 //! default the example's largest), naming the method that found it. Every candidate,
 //! with its size or its failure, is in the details ([`BestDetails`]).
 //!
-//! Ties keep the earlier method in registry order (the papers' order), so `best` is
+//! Ties are decided by an explicit rule ([`winner`]): a mapping proven for every
+//! parameter value over one verified at instances only, then fewer storage rows, then
+//! the earlier method in registry order (the papers' order), so `best` is
 //! deterministic. Each candidate runs under a fair share of the run's time budget (what
 //! is left, divided by the candidates left plus one share kept for the final
 //! verification): a candidate out of time fails alone, and the mappings already found
@@ -12,8 +14,9 @@
 //! size cannot be evaluated there (a row not folded, no instance) ranks after every
 //! folded one.
 
+use crate::record::Claim;
 use crate::run::verify_outcome;
-use polyalloc_alloc::{details_of, Input, Method, MethodError, Outcome};
+use polyalloc_alloc::{details_of, Answer, Input, Method, MethodError, Outcome};
 use polyalloc_ilp::Solver;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -31,7 +34,7 @@ impl Best {
     }
 
     fn others(&self) -> impl Iterator<Item = &'static dyn Method> {
-        (self.others)().into_iter().filter(|m| !m.runs_other_methods() && m.maps_storage())
+        (self.others)().into_iter().filter(|m| m.answer().is_own_storage())
     }
 }
 
@@ -50,25 +53,44 @@ pub struct Candidate {
     pub size_at: Option<i128>,
     /// Why the candidate has no verified mapping.
     pub error: Option<String>,
+    /// What the verified mapping is claimed for (`proven`, `instances`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verification: Option<Claim>,
+    /// The number of storage rows (dimensions) of the verified mapping.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rows: Option<usize>,
 }
 
-/// The candidate `best` chooses: the verified one (a mapping and no error) with the
-/// smallest size at the size point, a candidate whose size cannot be evaluated there
-/// ranking after every evaluated one; ties keep the earlier candidate. `None` when no
-/// candidate has a verified mapping. [`Best`] and the harness (which derives `best`
-/// from the records of a run of every method) both choose with it.
-pub fn winner(candidates: &[Candidate]) -> Option<usize> {
-    let mut best: Option<(i128, usize)> = None;
-    for (k, c) in candidates.iter().enumerate() {
-        if c.error.is_some() || c.mapping.is_none() {
-            continue;
-        }
-        let key = c.size_at.unwrap_or(i128::MAX);
-        if best.is_none_or(|(b, _)| key < b) {
-            best = Some((key, k));
-        }
+impl Candidate {
+    /// A candidate without a verified mapping yet.
+    pub fn new(method: &str) -> Candidate {
+        Candidate { method: method.into(), mapping: None, size: None, size_at: None, error: None, verification: None, rows: None }
     }
-    best.map(|(_, k)| k)
+}
+
+/// The candidate `best` chooses, among the verified ones (a mapping and no error):
+/// 1. the smallest size at the size point (a size that cannot be evaluated there ranks
+///    after every evaluated one);
+/// 2. on a tie, a mapping proven for every parameter value before one verified at
+///    instances only;
+/// 3. then fewer storage rows (`A[(i - t) mod (2N - 1)]` before an equal-sized
+///    `A[t mod 1, i mod (2N - 1)]`);
+/// 4. then the earlier candidate (registry order).
+///
+/// `None` when no candidate has a verified mapping. [`Best`] and the harness (which
+/// derives `best` from the records of a run of every method) both choose with it.
+pub fn winner(candidates: &[Candidate]) -> Option<usize> {
+    let claim_rank = |c: &Candidate| match c.verification {
+        Some(Claim::Proven) => 0,
+        Some(Claim::Instances) => 1,
+        None => 2,
+    };
+    candidates
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.error.is_none() && c.mapping.is_some())
+        .min_by_key(|&(k, c)| (c.size_at.unwrap_or(i128::MAX), claim_rank(c), c.rows.unwrap_or(usize::MAX), k))
+        .map(|(k, _)| k)
 }
 
 /// The details of a `best` record.
@@ -89,8 +111,8 @@ impl Method for Best {
     fn summary(&self) -> &'static str {
         "the smallest verified mapping of every applicable method, at the instance asked for"
     }
-    fn runs_other_methods(&self) -> bool {
-        true
+    fn answer(&self) -> Answer {
+        Answer::BestOfOthers
     }
     fn targets(&self, input: &Input) -> Result<Vec<String>, MethodError> {
         let mut targets: Vec<String> = Vec::new();
@@ -115,7 +137,7 @@ impl Method for Best {
         let applicable: Vec<&'static dyn Method> =
             self.others().filter(|m| m.targets(input).unwrap_or_default().iter().any(|t| t == target)).collect();
         for (k, m) in applicable.iter().enumerate() {
-            let mut c = Candidate { method: m.name().into(), mapping: None, size: None, size_at: None, error: None };
+            let mut c = Candidate::new(m.name());
             // A fair share of the run's time budget: what is left divided by the
             // candidates left plus one share kept for the facade's verification of the
             // winner. A candidate that runs out of its share fails alone; the others
@@ -149,22 +171,28 @@ impl Method for Best {
                 continue;
             }
             declined.push(false);
-            if let Some(Err(f)) = verified {
-                c.error = Some(f);
-                candidates.push(c);
-                outcomes.push(None);
-                continue;
+            match verified {
+                Some(Err(f)) => {
+                    c.error = Some(f);
+                    candidates.push(c);
+                    outcomes.push(None);
+                    continue;
+                }
+                Some(Ok((v, _))) => c.verification = Some(Claim::from(&v)),
+                None => {}
             }
             let values = |params: &[String]| point.as_ref().and_then(|p| params.iter().map(|n| p.get(n).copied()).collect::<Option<Vec<i64>>>());
             if let Some(mapping) = &outcome.mapping {
                 c.mapping = Some(mapping.to_string());
                 c.size = mapping.size().ok().flatten().map(|p| p.to_string());
                 c.size_at = values(&mapping.params).and_then(|v| mapping.size_for(&v).ok());
+                c.rows = Some(mapping.rows.len());
             } else if let Some(shared) = &outcome.shared {
                 // A storage shared by several arrays (the target names them all).
                 c.mapping = Some(shared.mapping.to_string());
                 c.size = shared.mapping.size().ok().map(|p| p.to_string());
                 c.size_at = values(&shared.mapping.params).and_then(|v| shared.mapping.size_for(&v).ok());
+                c.rows = Some(shared.mapping.moduli.len());
             }
             candidates.push(c);
             outcomes.push(Some(outcome));

@@ -15,8 +15,12 @@ pub struct Registry {
 /// (successive modulo, SMO and its orientation-independent variant `smo-sym`, the lattice heuristics),
 /// inter-array storage (`smo-inter`,
 /// the SMO tool's extension), the program methods (occupancy vectors, Pugh's
-/// scheduling, network-flow contraction), `lattice-exact` (the least lattice at one instance: after
-/// every parametric method, so that `best` prefers them on a tie), then `best`.
+/// scheduling, network-flow contraction), `lattice-exact` (the least lattice at one instance), then
+/// `best`, whose ties are decided by its own rule ([`crate::best::winner`]) and, last, by this order.
+///
+/// A new method is its own crate (implementing [`Method`], or [`Allocator`] for a
+/// conflict-set method) plus one line here, one dependency line in this crate's
+/// manifest and its entry in the workspace manifest.
 pub fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
     REGISTRY.get_or_init(|| {
@@ -33,8 +37,6 @@ pub fn registry() -> &'static Registry {
         r.register(Box::new(polyalloc_alloc_ov::Uov));
         r.register(Box::new(polyalloc_sched::ScheduleMethod));
         r.register(Box::new(polyalloc_alloc_flow::Flow));
-        // After every parametric method: `best` keeps the earlier candidate on a tie,
-        // so an instance-specific mapping wins only when strictly smaller.
         r.register(Box::new(polyalloc_alloc_lattice::LatticeExact));
         r.register(Box::new(crate::best::Best::new(|| registry().all().collect())));
         r
@@ -73,7 +75,7 @@ impl Registry {
     /// runs the others itself).
     pub fn select(&self, spec: &str) -> Result<Vec<&dyn Method>, Error> {
         let chosen: Vec<&dyn Method> = if spec.trim() == "all" {
-            self.all().filter(|m| !m.runs_other_methods()).collect()
+            self.all().filter(|m| m.answer() != polyalloc_alloc::Answer::BestOfOthers).collect()
         } else {
             spec.split(',')
                 .map(str::trim)

@@ -35,6 +35,17 @@ pub enum DepKind {
 }
 
 impl DepKind {
+    /// `flow`, `anti`, `output`, `broadcast`, `reduction`.
+    pub fn name(self) -> &'static str {
+        match self {
+            DepKind::Flow => "flow",
+            DepKind::Anti => "anti",
+            DepKind::Output => "output",
+            DepKind::Broadcast => "broadcast",
+            DepKind::Reduction => "reduction",
+        }
+    }
+
     /// True for the kinds that order their instances (`T(x) < T(y)`).
     pub fn orders(self) -> bool {
         !matches!(self, DepKind::Broadcast | DepKind::Reduction)

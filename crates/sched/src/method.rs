@@ -180,8 +180,8 @@ impl Method for ScheduleMethod {
         "schedule"
     }
 
-    fn maps_storage(&self) -> bool {
-        false
+    fn answer(&self) -> polyalloc_alloc::Answer {
+        polyalloc_alloc::Answer::Program
     }
 
     fn summary(&self) -> &'static str {

@@ -105,35 +105,50 @@ fn mapping_of(problem: &Problem, hyperplanes: &[Vec<i64>], moduli: &[String]) ->
     ModularMapping::new(&params, problem.array_tuple(), rows).map_err(|e| e.to_string())
 }
 
+/// The checker's verdict on a paper's own mapping.
+enum PaperVerdict {
+    /// Valid under every schedule.
+    Valid(Verification),
+    /// Refuted under one schedule (the refutation).
+    Invalid(String),
+    /// The check could not be made (no mapping, a conflict set or checker failure).
+    Error(String),
+}
+
 /// The checker's verdict on the paper's own mapping of entry `k` under `scheds`.
 fn paper_verdict(ex: &Example, k: usize, array: &str, scheds: &[ScheduleText], problems: &Problems, solver: &dyn Solver) -> (Option<String>, bool) {
     let e = &ex.paper[k];
-    let mut verdict: Result<Verification, String> = Ok(Verification::Proven);
+    let mut verdict = PaperVerdict::Valid(Verification::Proven);
     for s in scheds {
-        let v = problems.get(ex, array, s).map_err(|e| format!("error: {e}")).and_then(|p| match ex.paper_mapping(k, &p.conflicts) {
+        let v = problems.get(ex, array, s).map_err(|e| PaperVerdict::Error(e.to_string())).and_then(|p| match ex.paper_mapping(k, &p.conflicts) {
             Ok(Some(mp)) => polyalloc_alloc::verify(&p, &mp, solver, &e.method).map_err(|e| match e {
-                AllocError::Invalid { refutation, .. } => format!("invalid: {}", first_line(&refutation.to_string())),
-                other => format!("error: {}", first_line(&other.to_string())),
+                AllocError::Invalid { refutation, .. } => PaperVerdict::Invalid(first_line(&refutation.to_string())),
+                other => PaperVerdict::Error(first_line(&other.to_string())),
             }),
-            Ok(None) => Err("error: no mapping".into()),
-            Err(e) => Err(format!("error: {e}")),
+            Ok(None) => Err(PaperVerdict::Error("no mapping".into())),
+            Err(e) => Err(PaperVerdict::Error(e.to_string())),
         });
         match v {
             Ok(Verification::Proven) => {}
-            Ok(x) => verdict = Ok(x),
+            Ok(x) => verdict = PaperVerdict::Valid(x),
             Err(x) => {
-                verdict = Err(x);
+                verdict = x;
                 break;
             }
         }
     }
-    let (label, valid) = match &verdict {
-        Ok(v) => (format!("valid ({})", v.label()), true),
-        Err(x) => (x.clone(), false),
+    let label = match &verdict {
+        PaperVerdict::Valid(v) => format!("valid ({})", v.label()),
+        PaperVerdict::Invalid(why) => format!("invalid: {why}"),
+        PaperVerdict::Error(why) => format!("error: {why}"),
     };
-    let ok = match e.expect.as_deref() {
-        Some(x) => (x == "valid") == valid && !label.starts_with("error"),
-        None => true,
+    // The paper's expectation (`valid` or `invalid`) met by a verdict of the checker; a
+    // check that could not be made meets neither.
+    let ok = match (e.expect.as_deref(), &verdict) {
+        (None, _) => true,
+        (Some(_), PaperVerdict::Error(_)) => false,
+        (Some(x), PaperVerdict::Valid(_)) => x == "valid",
+        (Some(x), PaperVerdict::Invalid(_)) => x != "valid",
     };
     (Some(label), ok)
 }

@@ -195,7 +195,7 @@ pub fn run_case(case: &Case, backend: &Backend, time_limit: Option<Duration>) ->
     let ex = Example::from_str(&json.to_string(), &path).map_err(|e| e.to_string())?;
     let input = Input::new(ex);
     let mut out = Vec::new();
-    for method in crate::registry().all().filter(|m| !m.runs_other_methods()) {
+    for method in crate::registry().all().filter(|m| m.answer() != polyalloc_alloc::Answer::BestOfOthers) {
         let targets = match catch_unwind(AssertUnwindSafe(|| method.targets(&input))) {
             Err(p) => {
                 out.push((method.name().to_string(), Outcome::Crash(panic_text(p.as_ref())), 0.0));
