@@ -248,16 +248,17 @@ fn reexec_with_features() -> Option<i32> {
     }
     let features = features?;
     let wanted: Vec<&str> = features.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
-    let have = |f: &str| match f {
-        "highs" => cfg!(feature = "highs"),
-        "cbc" => cfg!(feature = "cbc"),
-        "goodlp-microlp" => cfg!(feature = "goodlp-microlp"),
-        "goodlp-highs" => cfg!(feature = "goodlp-highs"),
-        "goodlp-cbc" => cfg!(feature = "goodlp-cbc"),
-        "goodlp-lpsolve" => cfg!(feature = "goodlp-lpsolve"),
-        "goodlp" => cfg!(feature = "goodlp"),
-        _ => false,
-    };
+    // The features this build was compiled with.
+    const COMPILED: [(&str, bool); 7] = [
+        ("highs", cfg!(feature = "highs")),
+        ("cbc", cfg!(feature = "cbc")),
+        ("goodlp-microlp", cfg!(feature = "goodlp-microlp")),
+        ("goodlp-highs", cfg!(feature = "goodlp-highs")),
+        ("goodlp-cbc", cfg!(feature = "goodlp-cbc")),
+        ("goodlp-lpsolve", cfg!(feature = "goodlp-lpsolve")),
+        ("goodlp", cfg!(feature = "goodlp")),
+    ];
+    let have = |f: &str| COMPILED.iter().any(|&(name, on)| name == f && on);
     if wanted.iter().all(|f| have(f)) {
         // Already built with them: run in this process without the flag.
         return main_with(rest);

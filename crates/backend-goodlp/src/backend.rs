@@ -237,13 +237,13 @@ impl GoodLpSolver {
             let mut row: LinExpr = c.expr.terms().map(|(v, a)| LinExpr::term(xs[v.index()], a)).sum();
             if c.cmp != Cmp::Ge {
                 let s = p.add_continuous(format!("{}-over", c.name), Some(0), None);
-                row = row - LinExpr::from(s);
-                total = total + LinExpr::from(s);
+                row -= LinExpr::from(s);
+                total += LinExpr::from(s);
             }
             if c.cmp != Cmp::Le {
                 let s = p.add_continuous(format!("{}-under", c.name), Some(0), None);
-                row = row + LinExpr::from(s);
-                total = total + LinExpr::from(s);
+                row += LinExpr::from(s);
+                total += LinExpr::from(s);
             }
             p.add_constraint(c.name.clone(), row, c.cmp, c.rhs);
         }

@@ -54,7 +54,7 @@ fn exported_models_are_read_by_highs_with_the_same_optimum() {
     for (k, m) in models().into_iter().enumerate() {
         let ours = HighsSolver.solve(&m, &SolveOptions::default()).expect("solves");
         let (status, obj) = objective_of_lp_file(&m.to_lp_string(), &k.to_string());
-        assert_eq!(status, highs_sys::MODEL_STATUS_OPTIMAL as i32, "{}", m.to_lp_string());
+        assert_eq!(status, highs_sys::MODEL_STATUS_OPTIMAL, "{}", m.to_lp_string());
         assert!((obj - ours.objective()).abs() < 1e-6, "{}: LP file {obj}, model {}", m.name(), ours.objective());
     }
 }
