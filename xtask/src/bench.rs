@@ -62,15 +62,8 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
     }
     let examples = if in_process { crate::reproduce::examples(&selection)? } else { Vec::new() };
     let inputs: Vec<Input> = examples.iter().map(|e| Input::new(e.clone())).collect();
-    let plans: Vec<Vec<(&dyn Method, Vec<String>)>> = inputs
-        .iter()
-        .map(|input| {
-            if facade::is_metadata_only(&input.example) {
-                return Vec::new();
-            }
-            methods.iter().filter_map(|m| m.targets(input).ok().map(|ts| (*m, ts))).collect()
-        })
-        .collect();
+    let plans: Vec<Vec<(&dyn Method, Vec<String>)>> =
+        inputs.iter().map(|input| polyalloc::Plan::new(input, &methods, &[]).map(|p| p.runs).unwrap_or_default()).collect();
     if let Some(pb) = progress {
         let total: usize = plans.iter().map(|p| p.iter().map(|(_, ts)| ts.len() * backends.len() * repeat).sum::<usize>()).sum();
         pb.set_length(total as u64);

@@ -204,7 +204,7 @@ cell: its verified size at the same instance and, in brackets, size / max-live.\
         s.push_str(
             "`cargo xtask kernels`: each kernel with full storage (reference), the `lefe` baseline and the other \
 methods' mappings, computed by the allocators, all run interleaved (each round runs every configuration \
-once, the order rotated by one per round); `plain`: a remainder on every access; `tuned`: the 004 Sec. 5 \
+once, the order rotated by one per round); `plain`: a remainder on every access; `tuned`: the Bhaskaracharya et al. 2016, Sec. 5 \
 mitigations per storage row (`base`: subtract a base, no modulus; `mask`: power-of-two modulus; `padA->B`: \
 modulus just below a power of two padded to it, proven valid by the exact checker; `condsubK`: K branch-free \
 conditional subtractions; all-`base` rows collapse into one affine index; \

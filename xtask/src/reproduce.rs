@@ -144,15 +144,8 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
     let inputs: Vec<Input> = examples.iter().map(|e| Input::new(e.clone())).collect();
     // Every (method, targets) of every example, computed once: the plan sizes the
     // progress bar, and a method that does not apply is left out silently.
-    let plans: Vec<Vec<(&dyn Method, Vec<String>)>> = inputs
-        .iter()
-        .map(|input| {
-            if run::is_metadata_only(&input.example) {
-                return Vec::new();
-            }
-            methods.iter().filter_map(|m| m.targets(input).ok().map(|ts| (*m, ts))).collect()
-        })
-        .collect();
+    let plans: Vec<Vec<(&dyn Method, Vec<String>)>> =
+        inputs.iter().map(|input| polyalloc::Plan::new(input, &methods, &[]).map(|p| p.runs).unwrap_or_default()).collect();
     if let Some(pb) = progress {
         let total: usize = plans.iter().map(|p| p.iter().map(|(_, ts)| ts.len() * backends.len()).sum::<usize>()).sum::<usize>();
         pb.set_length(total as u64);

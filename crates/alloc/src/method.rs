@@ -127,7 +127,14 @@ impl Input {
         timed_conflicts(|| {
             let cell = slot(&self.problems, array);
             let mut value = cell.lock().unwrap_or_else(|p| p.into_inner());
-            value.get_or_insert_with(|| self.example.problem(array)).clone()
+            if let Some(v) = value.as_ref() {
+                return v.clone();
+            }
+            let v = self.example.problem(array);
+            if keeps() {
+                *value = Some(v.clone());
+            }
+            v
         })
     }
 
@@ -186,9 +193,19 @@ impl Input {
             return v.clone();
         }
         let v = compute();
-        *value = Some(Box::new(v.clone()));
+        if keeps() {
+            *value = Some(Box::new(v.clone()));
+        }
         v
     }
+}
+
+/// Whether a value just computed for the cache may be kept: not when the run that
+/// computed it ran out of its time budget (or was interrupted) meanwhile, since the
+/// value may be that stop (`SuiteError::Stopped`) rather than the answer, and a later
+/// run with a budget of its own must compute it again.
+fn keeps() -> bool {
+    polyalloc_ilp::budget::check().is_ok()
 }
 
 impl std::fmt::Debug for Input {

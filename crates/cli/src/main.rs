@@ -14,7 +14,7 @@ mod progress;
 
 use clap::{Parser, Subcommand};
 use polyalloc::run::{self, Backend};
-use polyalloc::{check, registry, Claim, Input, MethodError, Record, Refutation, Status, Verification, EXIT_INPUT, EXIT_OK};
+use polyalloc::{check, registry, Claim, Input, Plan, Record, Refutation, Status, Verification, EXIT_INPUT, EXIT_OK};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -84,7 +84,8 @@ enum Command {
         dump_lp: Option<PathBuf>,
         /// Wall-clock budget in seconds of each (array, method, backend) run: the
         /// method, its ILPs and the verification, conflict sets built from a program
-        /// included; a run over budget is a solver failure (`time-budget`). 0: none.
+        /// included; a run over budget is a solver failure (`time-budget`). Max-live
+        /// gets what the run leaves of it. 0: none.
         #[arg(long, value_name = "SECS", default_value_t = run::DEFAULT_TIME_LIMIT)]
         time_limit: f64,
     },
@@ -319,34 +320,8 @@ fn allocate(
         input = input.with_instance(v.clone());
     }
     // Every selected method's targets, restricted to --array; the others say why not.
-    let mut plan = Vec::new();
-    let mut not_applicable = Vec::new();
-    let all_targets: Vec<String> = registry().all().flat_map(|m| m.targets(&input).unwrap_or_default()).collect();
-    for a in arrays {
-        if !all_targets.contains(a) {
-            let ex = &input.example;
-            let known: Vec<&str> = ex.arrays.keys().map(String::as_str).collect();
-            return Err(polyalloc::Error::Input(if ex.arrays.contains_key(a) {
-                format!("{}: array `{a}` has neither conflicts nor a program to compute them from", ex.file.display())
-            } else {
-                format!("{}: no array `{a}`; arrays: {}", ex.file.display(), if known.is_empty() { "none".to_string() } else { known.join(", ") })
-            }));
-        }
-    }
-    for m in &methods {
-        match m.targets(&input) {
-            Ok(ts) => {
-                let ts: Vec<String> = ts.into_iter().filter(|t| arrays.is_empty() || arrays.contains(t)).collect();
-                if ts.is_empty() {
-                    not_applicable.push((m.name(), format!("no target among {}", arrays.join(", "))));
-                } else {
-                    plan.push((*m, ts));
-                }
-            }
-            Err(MethodError::NotApplicable(why)) => not_applicable.push((m.name(), why)),
-            Err(e) => not_applicable.push((m.name(), e.to_string())),
-        }
-    }
+    let Plan { runs: plan, not_applicable } = Plan::new(&input, &methods, arrays)?;
+    let not_applicable: Vec<(&str, String)> = not_applicable.into_iter().map(|(m, why)| (m.name(), why)).collect();
     let mut records = Vec::new();
     if plan.is_empty() {
         let why: Vec<String> = not_applicable.iter().map(|(m, w)| format!("{m}: {w}")).collect();
@@ -564,7 +539,7 @@ fn check_cmd(
         run::check_params(&ex, v)?;
     }
     let array = match array {
-        Some(a) => run::arrays(&ex, &[a])?.remove(0),
+        Some(a) => polyalloc::plan::check_arrays(&ex, &[a])?.remove(0),
         None => {
             let all = ex.allocatable_arrays();
             match all.as_slice() {

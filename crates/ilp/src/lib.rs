@@ -47,6 +47,7 @@
 
 mod bounds;
 pub mod budget;
+mod budgeted;
 mod expr;
 mod incremental;
 mod lex;
@@ -58,6 +59,7 @@ mod registry;
 mod solve;
 
 pub use bounds::{hits_artificial_bound, objective_bounded_over_bounds, solve_with_artificial_bounds};
+pub use budgeted::Budgeted;
 pub use expr::{LinExpr, VarId};
 pub use incremental::{incremental_of, open_session, Checked, Forwarding, RawSession, Rebuild};
 pub use lex::{LexSolution, LexSolve};

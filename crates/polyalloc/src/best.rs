@@ -15,7 +15,7 @@
 //! folded one.
 
 use crate::record::Claim;
-use crate::run::verify_outcome;
+use crate::verify::verify_outcome;
 use polyalloc_alloc::{details_of, Answer, Input, Method, MethodError, Outcome};
 use polyalloc_ilp::Solver;
 use serde::{Deserialize, Serialize};

@@ -26,7 +26,7 @@
 //!   [`Record`] the CLI prints. A run is bounded by its time budget
 //!   ([`RunOptions::time_limit`]) in every phase ([`budget`], re-exported from
 //!   `polyalloc-ilp`), and files are written atomically ([`output`]);
-//! * [`fuzz`]: the fuzzing harness: random conflict sets and programs, every
+//! * `fuzz` (cargo feature `fuzz`, for `cargo xtask fuzz` and the tests): the fuzzing harness: random conflict sets and programs, every
 //!   applicable method through [`run()`], every mapping checked again by a brute-force
 //!   oracle that shares no code with the checker or the methods.
 //!
@@ -55,13 +55,18 @@
 pub mod best;
 pub mod check;
 mod error;
+#[cfg(feature = "fuzz")]
 pub mod fuzz;
 pub mod limit;
+pub mod plan;
 pub mod record;
 mod registry;
 pub mod run;
+pub mod setup;
+pub mod verify;
 
 pub use error::{Error, EXIT_INPUT, EXIT_OK, EXIT_SOLVER, EXIT_VERIFICATION};
+pub use plan::Plan;
 pub use polyalloc_alloc::{AllocError, Allocator, Input, Method, MethodError, Outcome, Problem, Refutation, Verification};
 pub use polyalloc_ilp::{budget, output};
 pub use polyalloc_solvers::DEFAULT_BACKEND;

@@ -194,3 +194,45 @@ fn records_carry_max_live_the_lower_bound_of_every_mapping() {
     }
     assert!(measured >= 3, "only {measured} flow records with a max-live");
 }
+
+/// A method that uses its whole time budget before answering (it waits until the
+/// run's budget says stop).
+struct Slow;
+
+impl Method for Slow {
+    fn name(&self) -> &'static str {
+        "slow"
+    }
+    fn summary(&self) -> &'static str {
+        "a test method that takes its whole budget"
+    }
+    fn targets(&self, _: &Input) -> Result<Vec<String>, MethodError> {
+        Ok(vec!["A".into()])
+    }
+    fn run(&self, _: &Input, _: &str, _: &dyn Solver) -> Result<Outcome, MethodError> {
+        loop {
+            polyalloc::budget::check()?;
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+}
+
+/// One record never takes longer than its time limit: max-live (cheap here:
+/// produce-consume's max-live is found by simulation in milliseconds) gets only what
+/// the run leaves, and a run that used the whole budget leaves nothing. (Before, it
+/// had a budget of its own as long as the run's, and was computed.)
+#[test]
+fn max_live_gets_what_the_run_leaves_of_the_time_limit() {
+    let input = produce_consume();
+    let b = backend("microlp").expect("built-in backend");
+    let opts = RunOptions { time_limit: Some(std::time::Duration::from_millis(200)), ..RunOptions::default() };
+    let rec = run_record(&input, &Slow, "A", &b, opts);
+    assert_eq!(rec.status, Status::SolverError);
+    assert_eq!(rec.error_kind.as_deref(), Some("time-budget"));
+    assert_eq!(rec.max_live, None, "max-live computed after the run used the whole budget");
+    assert!(rec.max_live_source.as_deref().is_some_and(|s| s.starts_with("unknown")), "{:?}", rec.max_live_source);
+    // With the budget to spare, the same record has max-live.
+    let smo = registry().get("smo").expect("registered");
+    let full = run_record(&input, smo, "A", &b, RunOptions { time_limit: Some(std::time::Duration::from_secs(60)), ..RunOptions::default() });
+    assert!(full.max_live.is_some(), "{:?}", full.max_live_source);
+}
