@@ -83,7 +83,7 @@ impl Options {
 /// ([`polyalloc_alloc::Method::as_allocator`]) or not implemented here (`lattice-h3`,
 /// `beeclak`). Entries of registered program methods (occupancy vectors under their
 /// schedules, schedules, flow) are compared by their paper's module in
-/// [`crate::extra`].
+/// [`crate::program_papers`].
 fn conflict_set_method(method: &str) -> bool {
     polyalloc::registry().get(method).is_none_or(|m| m.as_allocator().is_some())
 }
@@ -236,7 +236,7 @@ pub fn run(opts: &Options, progress: Option<&ProgressBar>) -> Result<ResultsFile
                 skipped.push(format!("{}: no selected method applies", ex.id));
             }
             rows.extend(paper_rows(ex, input, records, &selected_methods, &backends, opts.time_limit));
-            for pm in crate::extra::paper_modules() {
+            for pm in crate::program_papers::paper_modules() {
                 let chosen: Vec<&str> = pm.names().iter().copied().filter(|n| selected_methods.contains(n)).collect();
                 if pm.applies(ex) && !chosen.is_empty() {
                     let recs: Vec<Record> = records.iter().filter(|r| r.example == ex.id).cloned().collect();
@@ -430,8 +430,8 @@ pub fn paper_rows(
 ) -> Vec<PaperRow> {
     let mut rows = Vec::new();
     // The paper's own baseline size, the numerator of its improvement ratios (001 Table 1).
-    // Entries of crate::extra methods are written by those methods.
-    let extra_names: Vec<&str> = crate::extra::names();
+    // Entries of crate::program_papers methods are written by those methods.
+    let extra_names: Vec<&str> = crate::program_papers::names();
     let baseline = ex.paper.iter().find(|e| e.method == "lefe").and_then(|e| e.size.as_deref()).and_then(|s| Polynomial::parse(s).ok());
     for (k, entry) in ex.paper.iter().enumerate() {
         let array = match (&entry.array, ex.arrays.len()) {
@@ -440,7 +440,7 @@ pub fn paper_rows(
             _ => continue, // schedules, flow results: not storage mappings of an array
         };
         if extra_names.contains(&entry.method.as_str()) {
-            continue; // owned by a crate::extra method, which writes its own rows
+            continue; // owned by a crate::program_papers method, which writes its own rows
         }
         let is_impl = polyalloc::registry().get(&entry.method).is_some();
         if is_impl && !selected_methods.contains(entry.method.as_str()) {

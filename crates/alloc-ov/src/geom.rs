@@ -82,8 +82,6 @@ pub struct Generators {
     pub rays: Vec<Vec<i128>>,
 }
 
-use polyalloc_formulation::int::gcd_i128 as gcd128;
-
 /// Simplified rows (integer tightening, duplicates, redundancy removed by the exact
 /// Fourier–Motzkin test of `polyalloc-formulation`), or `None` when rationally empty.
 pub fn simplify(rows: &Rows, ncols: usize) -> Result<Option<Rows>, OvError> {
@@ -108,121 +106,6 @@ pub fn simplify(rows: &Rows, ncols: usize) -> Result<Option<Rows>, OvError> {
     Ok(Some(Rows { eqs: b.equalities().to_vec(), ineqs: b.inequalities().to_vec() }))
 }
 
-/// Solves the square-or-tall homogeneous/inhomogeneous system `M y = rhs` (rows of `M`
-/// over `n` unknowns) by fraction-free elimination. Returns `(rank, solution)` where the
-/// solution is `Some` only when the system is consistent and of full column rank.
-fn solve_exact(m: &[Vec<i128>], rhs: &[i128], n: usize) -> Result<(usize, Option<RatPoint>), OvError> {
-    let rows = m.len();
-    let mut a: Vec<Vec<i128>> = m
-        .iter()
-        .zip(rhs)
-        .map(|(r, b)| {
-            let mut v = r.clone();
-            v.push(*b);
-            v
-        })
-        .collect();
-    let mut piv_cols = Vec::new();
-    let mut r = 0;
-    for c in 0..n {
-        let Some(p) = (r..rows).find(|&i| a[i][c] != 0) else { continue };
-        a.swap(r, p);
-        for i in 0..rows {
-            if i == r || a[i][c] == 0 {
-                continue;
-            }
-            let (f, g) = (a[r][c], a[i][c]);
-            let pivot_row = a[r].clone();
-            for (x, y) in a[i].iter_mut().zip(&pivot_row) {
-                *x = x.checked_mul(f).and_then(|x| x.checked_sub(y.checked_mul(g)?)).ok_or_else(|| ovf("vertex enumeration"))?;
-            }
-            let gg = a[i].iter().fold(0, |acc, &x| gcd128(acc, x));
-            if gg > 1 {
-                a[i].iter_mut().for_each(|x| *x /= gg);
-            }
-        }
-        piv_cols.push(c);
-        r += 1;
-        if r == rows {
-            break;
-        }
-    }
-    let rank = r;
-    // Consistency: zero rows must have zero rhs.
-    for row in a.iter().skip(rank) {
-        if row[..n].iter().all(|&x| x == 0) && row[n] != 0 {
-            return Ok((rank, None));
-        }
-    }
-    if rank < n {
-        return Ok((rank, None));
-    }
-    // Diagonal system: a[i][piv_i] y_piv = a[i][n]; common denominator.
-    let mut den: i128 = 1;
-    for i in 0..n {
-        let d = a[i][piv_cols[i]];
-        let g = gcd128(den, d);
-        den = (den / g).checked_mul(d.abs()).ok_or_else(|| ovf("vertex enumeration"))?;
-    }
-    let mut num = vec![0i128; n];
-    for i in 0..n {
-        let d = a[i][piv_cols[i]];
-        num[piv_cols[i]] = a[i][n].checked_mul(den / d).ok_or_else(|| ovf("vertex enumeration"))?;
-    }
-    let g = num.iter().fold(den, |acc, &x| gcd128(acc, x));
-    if g > 1 {
-        num.iter_mut().for_each(|x| *x /= g);
-        den /= g;
-    }
-    Ok((rank, Some(RatPoint { num, den })))
-}
-
-fn rank_of(m: &[Vec<i128>], n: usize) -> Result<usize, OvError> {
-    let rhs = vec![0i128; m.len()];
-    Ok(solve_exact(m, &rhs, n)?.0)
-}
-
-/// The 1-dimensional null space of `m` (rank `n - 1`) as a primitive integer vector.
-fn null_vector(m: &[Vec<i128>], n: usize) -> Result<Option<Vec<i128>>, OvError> {
-    // Fix each coordinate to 1 in turn: solve m y = 0 with y_c = 1.
-    for c in 0..n {
-        let mut mm: Vec<Vec<i128>> = m.to_vec();
-        let mut rhs = vec![0i128; m.len()];
-        let mut fix = vec![0i128; n];
-        fix[c] = 1;
-        mm.push(fix);
-        rhs.push(1);
-        if let (_, Some(p)) = solve_exact(&mm, &rhs, n)? {
-            let mut v = p.num;
-            let g = v.iter().fold(0, |acc, &x| gcd128(acc, x));
-            if g > 1 {
-                v.iter_mut().for_each(|x| *x /= g);
-            }
-            return Ok(Some(v));
-        }
-    }
-    Ok(None)
-}
-
-fn combinations(n: usize, k: usize, f: &mut dyn FnMut(&[usize]) -> Result<(), OvError>) -> Result<(), OvError> {
-    fn rec(start: usize, n: usize, k: usize, idx: &mut Vec<usize>, f: &mut dyn FnMut(&[usize]) -> Result<(), OvError>) -> Result<(), OvError> {
-        if idx.len() == k {
-            return f(idx);
-        }
-        for i in start..n {
-            if n - i < k - idx.len() {
-                break;
-            }
-            idx.push(i);
-            rec(i + 1, n, k, idx, f)?;
-            idx.pop();
-        }
-        Ok(())
-    }
-    let mut idx = Vec::with_capacity(k);
-    rec(0, n, k, &mut idx, f)
-}
-
 fn dot(row: &[i64], p: &RatPoint) -> Result<i128, OvError> {
     let mut s = (row[0] as i128).checked_mul(p.den).ok_or_else(|| ovf("vertex check"))?;
     for (c, x) in row[1..].iter().zip(&p.num) {
@@ -240,77 +123,39 @@ fn dot_lin(row: &[i64], r: &[i128]) -> Result<i128, OvError> {
 }
 
 /// Vertices and extreme rays of the rational polyhedron `rows` over `ncols` columns
-/// (`None` when it is empty), by enumeration of active constraint sets after
-/// redundancy removal. A polyhedron containing a line (not pointed) is reported as
-/// [`OvError::Unsupported`]: program domains bounded by their parameters never are.
+/// (`None` when it is empty), from the one generator enumeration of the workspace
+/// (`BasicSet::generators` of `polyalloc-formulation`, the double description method)
+/// after integer tightening and redundancy removal ([`simplify`]). A polyhedron
+/// containing a line (not pointed) is reported as [`OvError::Unsupported`]: program
+/// domains bounded by their parameters never are.
 pub fn generators(rows: &Rows, ncols: usize) -> Result<Option<Generators>, OvError> {
     let Some(rows) = simplify(rows, ncols)? else { return Ok(None) };
     let n = ncols - 1;
-    let lin = |r: &Vec<i64>| -> Vec<i128> { r[1..].iter().map(|&x| x as i128).collect() };
-    let eq_lin: Vec<Vec<i128>> = rows.eqs.iter().map(lin).collect();
-    let in_lin: Vec<Vec<i128>> = rows.ineqs.iter().map(lin).collect();
-    let mut all = eq_lin.clone();
-    all.extend(in_lin.iter().cloned());
-    if rank_of(&all, n)? < n {
+    let names: Vec<String> = (1..ncols).map(|k| format!("y{k}")).collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut b = BasicSet::universe(Space::set(&[], Tuple::anonymous(&refs)));
+    for r in &rows.eqs {
+        b.add_eq_row(r.clone())?;
+    }
+    for r in &rows.ineqs {
+        b.add_ineq_row(r.clone())?;
+    }
+    let g = b.generators(polyalloc_formulation::generators::DEFAULT_RAY_LIMIT).ok_or_else(|| {
+        OvError::Unsupported(format!("more than {} generators over {n} variables", polyalloc_formulation::generators::DEFAULT_RAY_LIMIT))
+    })?;
+    if !g.lines.is_empty() {
         return Err(OvError::Unsupported(format!(
             "the vertex method needs a pointed polyhedron; this one contains a line ({} equalities, {} inequalities over {n} variables)",
             rows.eqs.len(),
             rows.ineqs.len()
         )));
     }
-    let re = rank_of(&eq_lin, n)?;
-    let k = n - re;
-    let mut gens = Generators::default();
-    let m = rows.ineqs.len();
-    // Vertices: k active inequalities with the equalities determine a point.
-    combinations(m, k, &mut |idx| {
-        let mut mm = eq_lin.clone();
-        let mut rhs: Vec<i128> = rows.eqs.iter().map(|r| -(r[0] as i128)).collect();
-        for &i in idx {
-            mm.push(in_lin[i].clone());
-            rhs.push(-(rows.ineqs[i][0] as i128));
-        }
-        if let (_, Some(p)) = solve_exact(&mm, &rhs, n)? {
-            let mut ok = true;
-            for r in &rows.ineqs {
-                if dot(r, &p)? < 0 {
-                    ok = false;
-                    break;
-                }
-            }
-            if ok && !gens.vertices.contains(&p) {
-                gens.vertices.push(p);
-            }
-        }
-        Ok(())
-    })?;
-    // Extreme rays: k - 1 active inequalities leave a line of the recession cone.
-    if k >= 1 {
-        combinations(m, k - 1, &mut |idx| {
-            let mut mm = eq_lin.clone();
-            for &i in idx {
-                mm.push(in_lin[i].clone());
-            }
-            if rank_of(&mm, n)? != n - 1 {
-                return Ok(());
-            }
-            let Some(r) = null_vector(&mm, n)? else { return Ok(()) };
-            for cand in [r.clone(), r.iter().map(|x| -x).collect::<Vec<_>>()] {
-                let mut ok = true;
-                for row in &rows.ineqs {
-                    if dot_lin(row, &cand)? < 0 {
-                        ok = false;
-                        break;
-                    }
-                }
-                if ok && !gens.rays.contains(&cand) {
-                    gens.rays.push(cand);
-                }
-            }
-            Ok(())
-        })?;
+    if g.vertices.is_empty() {
+        return Ok(None);
     }
-    Ok(Some(gens))
+    let vertices = g.vertices.into_iter().map(|(den, num)| RatPoint { num: num.into_iter().map(i128::from).collect(), den: den.into() }).collect();
+    let rays = g.rays.into_iter().map(|r| r.into_iter().map(i128::from).collect()).collect();
+    Ok(Some(Generators { vertices, rays }))
 }
 
 /// `row . (1, y)` at a vertex, scaled by its (positive) denominator.

@@ -80,10 +80,8 @@ impl Example {
             message: format!("no array `{array}`"),
         })?;
         let Some(text) = &spec.conflicts else { return Ok(None) };
-        let form = match spec.conflicts_form.as_deref() {
-            Some("symmetric") => ConflictForm::Symmetric,
-            _ => ConflictForm::Half,
-        };
+        // Validated when the example was read (`Example::validate`).
+        let form = spec.form().unwrap_or(ConflictForm::Half);
         let field = format!("arrays.{array}.conflicts");
         // The empty relation `[N] -> { }` names no space: no pair of the array's cells.
         if Set::parse_union(text).map_err(self.fmt_err(&field))?.is_empty() {

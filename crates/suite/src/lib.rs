@@ -159,12 +159,25 @@ pub struct ArraySpec {
     /// The conflict relation, when given explicitly.
     #[serde(default)]
     pub conflicts: Option<String>,
-    /// `half` (each unordered pair once) or `symmetric`.
+    /// `half` (each unordered pair once) or `symmetric`, as written; read it through
+    /// [`ArraySpec::form`].
     #[serde(default)]
     pub conflicts_form: Option<String>,
     /// Everything else (notes, provenance).
     #[serde(flatten)]
     pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+impl ArraySpec {
+    /// The form of the conflict relation: half (the default) or symmetric; `Err` with
+    /// the text written when it is neither.
+    pub fn form(&self) -> Result<polyalloc_formulation::ConflictForm, &str> {
+        match self.conflicts_form.as_deref() {
+            None | Some("half") => Ok(polyalloc_formulation::ConflictForm::Half),
+            Some("symmetric") => Ok(polyalloc_formulation::ConflictForm::Symmetric),
+            Some(other) => Err(other),
+        }
+    }
 }
 
 /// One statement of a program.
@@ -369,10 +382,8 @@ impl Example {
             }
         }
         for (name, a) in &self.arrays {
-            if let Some(form) = &a.conflicts_form {
-                if form != "half" && form != "symmetric" {
-                    return Err(self.field_err(format!("arrays.{name}.conflicts_form"), format!("expected `half` or `symmetric`, found `{form}`")));
-                }
+            if let Err(form) = a.form() {
+                return Err(self.field_err(format!("arrays.{name}.conflicts_form"), format!("expected `half` or `symmetric`, found `{form}`")));
             }
         }
         for (k, p) in self.paper.iter().enumerate() {

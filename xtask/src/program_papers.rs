@@ -10,9 +10,9 @@
 //! back from the records and decides `counts`/`reproduced` by its own comparison
 //! (documented in its module):
 //!
-//! * occupancy vectors (Thies et al. 2007): `extra/ov.rs`, methods `ov`, `aov`, `uov`;
-//! * affine schedules (Pugh 1991): `extra/sched.rs`, method `schedule`;
-//! * loop shifting, fusion and contraction by network flow (Song et al. 2005): `extra/flow.rs`,
+//! * occupancy vectors (Thies et al. 2007): `program_papers/ov.rs`, methods `ov`, `aov`, `uov`;
+//! * affine schedules (Pugh 1991): `program_papers/sched.rs`, method `schedule`;
+//! * loop shifting, fusion and contraction by network flow (Song et al. 2005): `program_papers/flow.rs`,
 //!   method `flow`.
 
 use crate::results::PaperRow;
@@ -21,11 +21,8 @@ use polyalloc::{Input, Record};
 use polyalloc_suite::Example;
 use std::time::Duration;
 
-#[path = "extra/flow.rs"]
 mod flow;
-#[path = "extra/ov.rs"]
 mod ov;
-#[path = "extra/sched.rs"]
 mod sched;
 
 /// The paper rows of a program paper (Thies et al. 2007, Pugh 1991, Song et al. 2005), from the records the registry's
