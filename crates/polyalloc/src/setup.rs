@@ -45,7 +45,7 @@ pub fn backends(spec: &str) -> Result<Vec<Backend>, Error> {
 
 /// True for files the bench-suite marks `"status": "metadata-only"` (no checkable input).
 pub fn is_metadata_only(ex: &Example) -> bool {
-    ex.extra.get("status").and_then(|v| v.as_str()) == Some("metadata-only")
+    ex.is_metadata_only()
 }
 
 /// Reads an example: `-` is standard input, otherwise a path; a bench-suite id (such

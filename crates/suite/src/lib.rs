@@ -168,6 +168,15 @@ pub struct ArraySpec {
     pub extra: BTreeMap<String, serde_json::Value>,
 }
 
+impl Example {
+    /// True for a file marked `"status": "metadata-only"`: what a paper reports, with
+    /// no checkable input (no conflict set, no program). Other statuses
+    /// (`reconstructed`: the input was rebuilt from the paper's description) are notes.
+    pub fn is_metadata_only(&self) -> bool {
+        self.extra.get("status").and_then(|s| s.as_str()) == Some("metadata-only")
+    }
+}
+
 impl ArraySpec {
     /// The form of the conflict relation: half (the default) or symmetric; `Err` with
     /// the text written when it is neither.

@@ -66,7 +66,7 @@ impl Example {
                 }
             }
         }
-        let metadata_only = self.extra.get("status").and_then(|s| s.as_str()) == Some("metadata-only");
+        let metadata_only = self.is_metadata_only();
         // A bench-suite file (`x.json`, or standard input read as one), not an input of
         // the SMO tool (no instances needed: `--params` gives them) or a JSCoP.
         let json = !crate::smo_input::is_smo_input(&self.file) && !crate::jscop::is_jscop(&self.file);

@@ -6,7 +6,7 @@ fn every_bench_suite_file_loads() {
     let all = load_dir(&default_dir()).expect("bench-suite loads");
     assert!(all.len() >= 12, "only {} examples", all.len());
     for ex in &all {
-        let metadata_only = ex.extra.get("status").and_then(|v| v.as_str()) == Some("metadata-only");
+        let metadata_only = ex.is_metadata_only();
         assert!(metadata_only || !ex.instances.is_empty(), "{}: no instances", ex.id);
         assert!(
             metadata_only || !ex.arrays.is_empty() || ex.extra.contains_key("flow") || ex.extra.contains_key("pugh"),
