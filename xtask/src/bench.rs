@@ -4,12 +4,12 @@
 //! per-backend micro-benchmark of single ILPs, see `cargo bench -p polyalloc-solvers`
 //! (criterion).
 
+use crate::md::Table;
 use crate::results::{BenchRecord, ReferenceTime, ResultsFile, Spread};
 use crate::XtaskError;
 use indicatif::ProgressBar;
 use polyalloc::run as facade;
 use polyalloc::{Input, Method, Status};
-use std::fmt::Write;
 
 #[path = "bench_flow.rs"]
 mod bench_flow;
@@ -168,31 +168,26 @@ fn fmt_spread(s: &Option<Spread>) -> (String, String) {
 /// (without model build and set-up) appears when the results have it; so do the
 /// comparison with reference tools and the scale suite.
 pub fn markdown(f: &ResultsFile) -> String {
-    let mut s = String::new();
     let split = f.bench.iter().any(|b| b.solver_ms.is_some());
+    let mut head = vec!["example", "array", "method", "backend", "size", "runs ok", "solve ms (median)", "solve ms (min - max)"];
     if split {
-        s.push_str("| example | array | method | backend | size | runs ok | solve ms (median) | solve ms (min - max) | solver ms without set-up (median) | method ms (median) | method ms (min - max) |\n");
-        s.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
-    } else {
-        s.push_str("| example | array | method | backend | size | runs ok | solve ms (median) | solve ms (min - max) | method ms (median) | method ms (min - max) |\n");
-        s.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
+        head.push("solver ms without set-up (median)");
     }
+    head.extend(["method ms (median)", "method ms (min - max)"]);
+    let mut t = Table::new(&head);
     for b in &f.bench {
         let (sm, ss) = fmt_spread(&b.solve_ms);
         let (mm, ms) = fmt_spread(&b.method_ms);
-        let solver = if split { format!(" {} |", fmt_spread(&b.solver_ms).0) } else { String::new() };
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} | {} | {}/{} | {sm} | {ss} |{solver} {mm} | {ms} |",
-            b.example,
-            b.array,
-            b.method,
-            b.backend,
-            b.size.as_deref().map(|x| format!("`{x}`")).unwrap_or_else(|| "-".into()),
-            b.ok_runs,
-            b.repeat
-        );
+        let size = b.size.as_deref().map(|x| format!("`{x}`")).unwrap_or_else(|| "-".into());
+        let mut row =
+            vec![b.example.clone(), b.array.clone(), b.method.clone(), b.backend.clone(), size, format!("{}/{}", b.ok_runs, b.repeat), sm, ss];
+        if split {
+            row.push(fmt_spread(&b.solver_ms).0);
+        }
+        row.extend([mm, ms]);
+        t.row(row);
     }
+    let mut s = t.render();
     s.push_str(&references_markdown(f));
     s.push_str(&crate::scale::markdown(&f.scale));
     s
@@ -221,31 +216,39 @@ pub fn references_markdown(f: &ResultsFile) -> String {
     }
     let mut s = String::from("\n### Against reference tools: the method alone (a diagnosis)\n\n");
     s.push_str("polyalloc's time is the method's wall-clock time in process (median over the runs; the file already read, verification excluded); the reference is the other tool's whole-process CPU time as recorded in the bench-suite file (`reference_times`, with its source). This is not what a user waits for: the whole process, side by side, is in the section on the SMO tool's inputs as whole processes.\n\n");
-    s.push_str(&format!(
-        "| example | array | method | backend | reference tool input | reference ms | polyalloc ms (median) | speed-up | {TARGET_RATIO}x |\n"
-    ));
-    s.push_str("|---|---|---|---|---|---|---|---|---|\n");
+    let target = format!("{TARGET_RATIO}x");
+    let mut t = Table::new(&[
+        "example",
+        "array",
+        "method",
+        "backend",
+        "reference tool input",
+        "reference ms",
+        "polyalloc ms (median)",
+        "speed-up",
+        target.as_str(),
+    ]);
     for b in rows {
         let Some(r) = &b.reference else { continue };
         let ours = b.method_ms.as_ref().map(|m| m.median);
         let ratio = ours.filter(|&m| m > 0.0).map(|m| r.cpu_ms / m);
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} | `{}` | {} | {} | {} | {} |",
-            b.example,
-            b.array,
-            b.method,
-            b.backend,
-            r.input.as_deref().unwrap_or("-"),
-            r.cpu_ms,
+        let met = match ratio {
+            Some(x) if x >= TARGET_RATIO => "yes",
+            Some(_) => "no",
+            None => "-",
+        };
+        t.row(vec![
+            b.example.clone(),
+            b.array.clone(),
+            b.method.clone(),
+            b.backend.clone(),
+            format!("`{}`", r.input.as_deref().unwrap_or("-")),
+            r.cpu_ms.to_string(),
             ours.map_or("-".into(), |m| format!("{m:.2}")),
             ratio.map_or("-".into(), |x| format!("{x:.1}x")),
-            match ratio {
-                Some(x) if x >= TARGET_RATIO => "yes",
-                Some(_) => "no",
-                None => "-",
-            }
-        );
+            met.to_string(),
+        ]);
     }
+    s.push_str(&t.render());
     s
 }

@@ -324,8 +324,18 @@ Target: at least {TARGET_RATIO:.0}x less CPU where the tool needs more than {SLO
             _ => String::new(),
         }
     );
-    s.push_str("| input | method | tool CPU ms | polyalloc CPU ms (median) | ratio | target | tool wall ms | polyalloc wall ms (median) | peak RSS | runs ok |\n");
-    s.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
+    let mut t = crate::md::Table::new(&[
+        "input",
+        "method",
+        "tool CPU ms",
+        "polyalloc CPU ms (median)",
+        "ratio",
+        "target",
+        "tool wall ms",
+        "polyalloc wall ms (median)",
+        "peak RSS",
+        "runs ok",
+    ]);
     for r in &wp.records {
         let tool_cpu = r.tool.as_ref().and_then(|t| t.tool_cpu_ms);
         let ours = r.cpu_ms.as_ref().map(|c| c.median);
@@ -337,19 +347,20 @@ Target: at least {TARGET_RATIO:.0}x less CPU where the tool needs more than {SLO
             Some(e) => format!("{}/{} ({})", r.ok_runs, r.repeat, crate::md::cell(e)),
             None => format!("{}/{}", r.ok_runs, r.repeat),
         };
-        let _ = writeln!(
-            s,
-            "| `{}` | {} | {} | {} | {ratio} | {} | {} | {} | {} | {ok} |",
-            r.file,
-            r.method,
-            ms(tool_cpu),
-            spread(&r.cpu_ms),
-            target(tool_cpu, ours),
-            ms(r.tool.as_ref().and_then(|t| t.tool_wall_ms)),
-            spread(&r.wall_ms),
+        t.row(vec![
+            format!("`{}`", r.file),
+            r.method.to_string(),
+            ms(tool_cpu).to_string(),
+            spread(&r.cpu_ms).to_string(),
+            ratio,
+            target(tool_cpu, ours).to_string(),
+            ms(r.tool.as_ref().and_then(|t| t.tool_wall_ms)).to_string(),
+            spread(&r.wall_ms).to_string(),
             r.max_rss_kb.as_ref().map_or_else(|| "-".into(), |k| format!("{:.1} MiB", k.median / 1024.0)),
-        );
+            ok,
+        ]);
     }
+    s.push_str(&t.render());
     for n in notes {
         let _ = writeln!(s, "\n* {n}");
     }

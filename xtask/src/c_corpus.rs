@@ -90,9 +90,16 @@ fn kb(k: u64) -> String {
 
 /// The tables: one row per kernel and backend, then the arrays.
 pub fn markdown(records: &[CRecord]) -> String {
-    let mut s = String::new();
-    s.push_str("| kernel | backend | verdict | arrays folded | bytes before -> after | peak RSS original -> folded | time original -> folded (ratio) | outputs |\n");
-    s.push_str("|---|---|---|---|---|---|---|---|\n");
+    let mut t = crate::md::Table::new(&[
+        "kernel",
+        "backend",
+        "verdict",
+        "arrays folded",
+        "bytes before -> after",
+        "peak RSS original -> folded",
+        "time original -> folded (ratio)",
+        "outputs",
+    ]);
     for r in records {
         let (b, a) = r.bytes();
         let folded = r.arrays.iter().filter(|x| x.report.folded.is_some()).count();
@@ -111,21 +118,23 @@ pub fn markdown(records: &[CRecord]) -> String {
             (_, Some(e)) => format!("error ({})", e.lines().next().unwrap_or("")),
             _ => r.verdict_word().to_string(),
         };
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {folded} of {} | {} | {mem} | {time} | {} |",
-            r.kernel,
-            r.backend,
+        let outputs = match r.identical {
+            Some(true) => "identical",
+            Some(false) => "DIFFERENT",
+            None => "-",
+        };
+        t.row(vec![
+            r.kernel.clone(),
+            r.backend.clone(),
             verdict.replace('|', "\\|"),
-            r.arrays.len(),
+            format!("{folded} of {}", r.arrays.len()),
             if folded > 0 { format!("{} -> {}", human_bytes(b), human_bytes(a)) } else { "-".into() },
-            match r.identical {
-                Some(true) => "identical",
-                Some(false) => "DIFFERENT",
-                None => "-",
-            }
-        );
+            mem,
+            time,
+            outputs.to_string(),
+        ]);
     }
+    let mut s = t.render();
     s.push_str("\nPer array (first backend of each kernel):\n\n");
     s.push_str("| kernel | array | role | bytes | folded to | mapping (method) | max-live | or why not |\n|---|---|---|---|---|---|---|---|\n");
     let mut seen = std::collections::BTreeSet::new();

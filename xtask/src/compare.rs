@@ -88,23 +88,20 @@ impl Report {
 
     /// A Markdown table, followed by a summary line.
     pub fn to_markdown(&self) -> String {
-        let mut s = String::new();
-        s.push_str("| example | array | method | backend | old size | new size | change | solve time new/old |\n");
-        s.push_str("|---|---|---|---|---|---|---|---|\n");
+        let mut t = crate::md::Table::new(&["example", "array", "method", "backend", "old size", "new size", "change", "solve time new/old"]);
         for r in &self.rows {
-            let _ = writeln!(
-                s,
-                "| {} | {} | {} | {} | {} | {} | {} | {} |",
-                r.example,
-                r.array,
-                r.method,
-                r.backend,
-                r.old_size.as_deref().unwrap_or("-"),
-                r.new_size.as_deref().unwrap_or("-"),
-                r.change.label(),
-                r.time_ratio.map(|x| format!("{x:.2}")).unwrap_or_else(|| "-".into())
-            );
+            t.row(vec![
+                r.example.clone(),
+                r.array.clone(),
+                r.method.clone(),
+                r.backend.clone(),
+                r.old_size.as_deref().unwrap_or("-").to_string(),
+                r.new_size.as_deref().unwrap_or("-").to_string(),
+                r.change.label().to_string(),
+                r.time_ratio.map(|x| format!("{x:.2}")).unwrap_or_else(|| "-".into()),
+            ]);
         }
+        let mut s = t.render();
         let n = self.regressions().len();
         let _ = writeln!(s, "\n{} compared, {} regression{}.", self.rows.len(), n, if n == 1 { "" } else { "s" });
         s

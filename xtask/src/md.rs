@@ -26,3 +26,61 @@ pub fn human_bytes(b: u64) -> String {
         format!("{b} B")
     }
 }
+
+/// A Markdown table: a header row, the separator, then one line per row. Cells are
+/// written as given (escape them with [`cell`] or [`code`] where they may hold `|`).
+pub struct Table {
+    head: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// A table with these column headers.
+    pub fn new<S: AsRef<str>>(head: &[S]) -> Table {
+        Table { head: head.iter().map(|h| h.as_ref().to_string()).collect(), rows: Vec::new() }
+    }
+
+    /// Appends a row (as many cells as headers: checked when rendered).
+    pub fn row(&mut self, cells: Vec<String>) {
+        self.rows.push(cells);
+    }
+
+    /// `| a | b |`, `|---|---|`, then the rows. A row with another number of cells than
+    /// the header is a bug of the caller: it is rendered padded with `-` (or cut), and
+    /// debug builds stop on it.
+    pub fn render(&self) -> String {
+        let n = self.head.len();
+        let line = |cells: &[String]| {
+            let mut s = String::from("|");
+            for k in 0..n {
+                s.push(' ');
+                s.push_str(cells.get(k).map_or("-", String::as_str));
+                s.push_str(" |");
+            }
+            s.push('\n');
+            s
+        };
+        let mut s = line(&self.head);
+        s.push('|');
+        s.push_str(&"---|".repeat(n));
+        s.push('\n');
+        for r in &self.rows {
+            debug_assert_eq!(r.len(), n, "a table row of {} cells under {n} headers", r.len());
+            s.push_str(&line(r));
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_renders_header_separator_and_rows() {
+        let mut t = Table::new(&["a", "b"]);
+        t.row(vec!["1".into(), cell("x|y")]);
+        assert_eq!(t.render(), "| a | b |\n|---|---|\n| 1 | x\\|y |\n");
+        assert_eq!(Table::new(&["only"]).render(), "| only |\n|---|\n");
+    }
+}
