@@ -45,50 +45,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Finds, verifies and prints storage mappings for the arrays of FILE.
-    Allocate {
-        /// A bench-suite-format JSON file, an SMO tool input (`*.smo.input`), a SCoP
-        /// exported by Polly (`*.jscop`, or a directory of them), `-` for standard input
-        /// (JSON; with --jscop, a JSCoP), or a bench-suite id.
-        file: String,
-        /// Standard input is a JSCoP file.
-        #[arg(long)]
-        jscop: bool,
-        /// JSCoP: arrays (C names) that are local to the kernel, nothing of them lives
-        /// after the SCoP (comma-separated or repeated; default: every array lives after
-        /// it as a whole, unless the file was written by `polyalloc fold --emit`).
-        #[arg(long, value_name = "A,B")]
-        scratch: Vec<String>,
-        /// JSCoP: the cells read after the SCoP, `{ A[t, i] : t = 99 }` (narrows those
-        /// arrays' live-out sets).
-        #[arg(long = "live-out", value_name = "SET")]
-        live_out: Option<String>,
-        /// The array, or a method's named run (repeatable; default: every target of
-        /// every method).
-        #[arg(long, value_name = "A")]
-        array: Vec<String>,
-        /// A method, `a,b`, or `all` (every method that applies, `best` excepted: it
-        /// runs the others itself).
-        #[arg(long, default_value = "all", value_name = "M|all")]
-        method: String,
-        /// A backend, `a,b`, or `all` (compiled in: see `polyalloc list`).
-        #[arg(long, default_value = polyalloc::DEFAULT_BACKEND, value_name = "B|all")]
-        backend: String,
-        /// Parameter values for the size as a number, e.g. `N=9,B=32`.
-        #[arg(long, value_name = "N=9,B=32")]
-        params: Option<String>,
-        /// One JSON object per (array, method, backend), one per line.
-        #[arg(long)]
-        json: bool,
-        /// Writes every ILP solved, in LP format, to DIR/<example>-<array>-<method>-<backend>/.
-        #[arg(long, value_name = "DIR")]
-        dump_lp: Option<PathBuf>,
-        /// Wall-clock budget in seconds of each (array, method, backend) run: the
-        /// method, its ILPs and the verification, conflict sets built from a program
-        /// included; a run over budget is a solver failure (`time-budget`). Max-live
-        /// gets what the run leaves of it. 0: none.
-        #[arg(long, value_name = "SECS", default_value_t = run::DEFAULT_TIME_LIMIT)]
-        time_limit: f64,
-    },
+    Allocate(AllocateArgs),
     /// Runs the exact checker on a mapping given as hyperplanes and moduli.
     Check {
         /// A bench-suite-format JSON file, an SMO tool input (`*.smo.input`), `-` for
@@ -173,6 +130,57 @@ Exit codes: 0 folded or nothing to fold, 1 invalid input or missing compiler, 2 
     },
 }
 
+/// The options of `polyalloc allocate`.
+#[derive(clap::Args)]
+struct AllocateArgs {
+    /// A bench-suite-format JSON file, an SMO tool input (`*.smo.input`), a SCoP
+    /// exported by Polly (`*.jscop`, or a directory of them), `-` for standard input
+    /// (JSON; with --jscop, a JSCoP), or a bench-suite id.
+    file: String,
+    /// Standard input is a JSCoP file.
+    #[arg(long)]
+    jscop: bool,
+    /// JSCoP: arrays (C names) that are local to the kernel, nothing of them lives
+    /// after the SCoP (comma-separated or repeated; default: every array lives after
+    /// it as a whole, unless the file was written by `polyalloc fold --emit`).
+    #[arg(long, value_name = "A,B")]
+    scratch: Vec<String>,
+    /// JSCoP: the cells read after the SCoP, `{ A[t, i] : t = 99 }` (narrows those
+    /// arrays' live-out sets).
+    #[arg(long = "live-out", value_name = "SET")]
+    live_out: Option<String>,
+    /// The array, or a method's named run (repeatable; default: every target of
+    /// every method).
+    #[arg(long, value_name = "A")]
+    array: Vec<String>,
+    /// A method, `a,b`, or `all` (every method that applies, `best` excepted: it
+    /// runs the others itself).
+    #[arg(long, default_value = "all", value_name = "M|all")]
+    method: String,
+    /// A backend, `a,b`, or `all` (compiled in: see `polyalloc list`).
+    #[arg(long, default_value = polyalloc::DEFAULT_BACKEND, value_name = "B|all")]
+    backend: String,
+    /// Parameter values for the size as a number, e.g. `N=9,B=32`.
+    #[arg(long, value_name = "N=9,B=32")]
+    params: Option<String>,
+    /// One JSON object per (array, method, backend), one per line.
+    #[arg(long)]
+    json: bool,
+    /// Writes every ILP solved, in LP format, to DIR/<example>-<array>-<method>-<backend>/.
+    #[arg(long, value_name = "DIR")]
+    dump_lp: Option<PathBuf>,
+    /// Wall-clock budget in seconds of each (array, method, backend) run: the
+    /// method, its ILPs and the verification, conflict sets built from a program
+    /// included; a run over budget is a solver failure (`time-budget`). Max-live
+    /// gets what the run leaves of it. 0: none.
+    #[arg(long, value_name = "SECS", default_value_t = run::DEFAULT_TIME_LIMIT)]
+    time_limit: f64,
+    /// Lists every ILP each method solved (variables, constraints, outcome, time)
+    /// after its answer.
+    #[arg(long)]
+    verbose: bool,
+}
+
 fn main() {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -213,14 +221,15 @@ fn suite_dir(cli_suite: &Option<PathBuf>) -> PathBuf {
 fn run_cli(cli: Cli) -> Result<i32, polyalloc::Error> {
     let suite = suite_dir(&cli.suite);
     match cli.command {
-        Command::Allocate { file, jscop, scratch, live_out, array, method, backend, params, json, dump_lp, time_limit } => {
-            let time_limit = run::parse_time_limit(time_limit)?;
+        Command::Allocate(a) => {
+            let time_limit = run::parse_time_limit(a.time_limit)?;
             let jopts = polyalloc::JscopOptions {
-                scratch: scratch.iter().flat_map(|s| s.split(',')).map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
-                live_out,
-                params: params.as_deref().map(run::parse_params).transpose()?.unwrap_or_default(),
+                scratch: a.scratch.iter().flat_map(|s| s.split(',')).map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
+                live_out: a.live_out.clone(),
+                params: a.params.as_deref().map(run::parse_params).transpose()?.unwrap_or_default(),
             };
             // A directory of JSCoP files (Polly's export directory): each in turn.
+            let file = a.file.clone();
             let path = PathBuf::from(&file);
             let files: Vec<String> = if path.is_dir() {
                 let fs = run::jscop_files(&path)?;
@@ -233,7 +242,7 @@ fn run_cli(cli: Cli) -> Result<i32, polyalloc::Error> {
             };
             let mut code = EXIT_OK;
             for f in &files {
-                let c = allocate(f, &suite, jscop, &jopts, &array, &method, &backend, params.as_deref(), json, dump_lp.clone(), time_limit)?;
+                let c = allocate(f, &suite, &a, &jopts, time_limit)?;
                 code = code.max(c);
             }
             Ok(code)
@@ -285,20 +294,16 @@ fn fold(file: &std::path::Path, opts: &polyalloc_fold::FoldOptions, json: bool) 
     })
 }
 
-#[allow(clippy::too_many_arguments)]
 fn allocate(
     file: &str,
     suite: &std::path::Path,
-    stdin_jscop: bool,
+    a: &AllocateArgs,
     jopts: &polyalloc::JscopOptions,
-    arrays: &[String],
-    method: &str,
-    backend: &str,
-    params: Option<&str>,
-    json: bool,
-    dump_lp: Option<PathBuf>,
     time_limit: Option<std::time::Duration>,
 ) -> Result<i32, polyalloc::Error> {
+    let (stdin_jscop, arrays, method, backend, params, json) =
+        (a.jscop, &a.array[..], a.method.as_str(), a.backend.as_str(), a.params.as_deref(), a.json);
+    let dump_lp = a.dump_lp.clone();
     let methods = registry().select(method)?;
     let backends = run::backends(backend)?;
     if let Some(dir) = &dump_lp {
@@ -346,7 +351,7 @@ fn allocate(
                         line.push('\n');
                         line
                     } else {
-                        record_text(r)
+                        record_text(r, a.verbose)
                     })
                 };
                 let render_start = std::time::Instant::now();
@@ -380,13 +385,13 @@ fn allocate(
 }
 
 /// A record as the text `allocate` prints (one block, ending with an empty line).
-fn record_text(r: &Record) -> String {
+fn record_text(r: &Record, verbose: bool) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     let _ = writeln!(out, "{} / {} / {} / {}", r.example, r.array, r.method, r.backend);
     if r.status != Status::Ok {
         let _ = writeln!(out, "  {:<13} {}", r.status.label(), r.error.as_deref().unwrap_or(""));
-        write_ilps(&mut out, r);
+        write_ilps(&mut out, r, verbose);
         let _ = writeln!(out);
         return out;
     }
@@ -394,12 +399,12 @@ fn record_text(r: &Record) -> String {
         // An answer that is not a storage mapping (a schedule, 002): what the facade ran.
         let _ = writeln!(out, "  {:<13} none (the answer is in the record's details: --json)", "mapping");
         let _ = writeln!(out, "  {:<13} yes, {}", "verified", r.execution.as_deref().unwrap_or("-"));
-        write_ilps(&mut out, r);
+        write_ilps(&mut out, r, verbose);
         let _ = writeln!(out);
         return out;
     }
     if let Some(sh) = &r.shared {
-        write_shared(&mut out, r, sh);
+        write_shared(&mut out, r, sh, verbose);
         return out;
     }
     let _ = writeln!(out, "  {:<13} {}", "mapping", r.mapping.as_deref().unwrap_or("-"));
@@ -430,7 +435,7 @@ fn record_text(r: &Record) -> String {
     };
     let _ = writeln!(out, "  {:<13} {verified}", "verified");
     write_candidates(&mut out, r);
-    write_ilps(&mut out, r);
+    write_ilps(&mut out, r, verbose);
     let _ = writeln!(out);
     out
 }
@@ -462,7 +467,7 @@ fn write_candidates(out: &mut String, r: &Record) {
 
 /// A storage shared by several arrays: one line per array, the size, and the size the
 /// arrays need stored alone.
-fn write_shared(out: &mut String, r: &Record, sh: &polyalloc::record::SharedRecord) {
+fn write_shared(out: &mut String, r: &Record, sh: &polyalloc::record::SharedRecord, verbose: bool) {
     use std::fmt::Write;
     let at = |v: Option<i128>| match (v, &r.size_params) {
         (Some(v), Some(p)) => format!("   (= {v} at {})", fmt_params(p)),
@@ -487,11 +492,11 @@ fn write_shared(out: &mut String, r: &Record, sh: &polyalloc::record::SharedReco
         }
     );
     write_candidates(out, r);
-    write_ilps(out, r);
+    write_ilps(out, r, verbose);
     let _ = writeln!(out);
 }
 
-fn write_ilps(out: &mut String, r: &Record) {
+fn write_ilps(out: &mut String, r: &Record, verbose: bool) {
     use std::fmt::Write;
     let _ = writeln!(
         out,
@@ -502,6 +507,9 @@ fn write_ilps(out: &mut String, r: &Record) {
         r.method_ms,
         r.verify_ms
     );
+    if !verbose {
+        return;
+    }
     for s in &r.ilps {
         let _ = writeln!(
             out,

@@ -436,3 +436,21 @@ fn an_access_with_the_wrong_number_of_subscripts_is_refused() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_ilp_list_is_printed_with_verbose_only() {
+    let short = text(&run(&["allocate", "smo-produce-consume", "--method", "lefe", "--params", "N=9"]).stdout);
+    let long = text(&run(&["allocate", "smo-produce-consume", "--method", "lefe", "--params", "N=9", "--verbose"]).stdout);
+    assert!(short.contains("ILPs") && long.contains("ILPs"), "{short}\n{long}");
+    // lefe solves one ILP per axis, named `lefe-axis-<k>`: listed with --verbose only.
+    assert!(!short.contains("lefe-axis-0"), "{short}");
+    assert!(long.contains("lefe-axis-0"), "{long}");
+}
+
+#[test]
+fn a_mistyped_method_gets_a_suggestion() {
+    let out = run(&["allocate", "smo-produce-consume", "--method", "smp"]);
+    assert_eq!(out.status.code(), Some(1));
+    let e = text(&out.stderr);
+    assert!(e.contains("unknown method `smp` (did you mean `smo`?)"), "{e}");
+}

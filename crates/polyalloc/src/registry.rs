@@ -80,12 +80,58 @@ impl Registry {
             spec.split(',')
                 .map(str::trim)
                 .filter(|s| !s.is_empty())
-                .map(|s| self.get(s).ok_or_else(|| Error::Input(format!("unknown method `{s}`; available: {}", self.names().join(", ")))))
+                .map(|s| {
+                    self.get(s).ok_or_else(|| {
+                        let hint = nearest(s, &self.names()).map(|n| format!(" (did you mean `{n}`?)")).unwrap_or_default();
+                        Error::Input(format!("unknown method `{s}`{hint}; available: {}", self.names().join(", ")))
+                    })
+                })
                 .collect::<Result<_, _>>()?
         };
         if chosen.is_empty() {
             return Err(Error::Input(format!("no method selected; available: {}", self.names().join(", "))));
         }
         Ok(chosen)
+    }
+}
+
+/// The name of `names` nearest to `typed` by edit distance, when it is a plausible typo
+/// (at most 2 edits, and fewer than the typed length).
+fn nearest<'a>(typed: &str, names: &[&'a str]) -> Option<&'a str> {
+    let typed = typed.to_lowercase();
+    names.iter().map(|n| (edit_distance(&typed, n), *n)).filter(|&(d, _)| d <= 2 && d < typed.chars().count()).min_by_key(|&(d, _)| d).map(|(_, n)| n)
+}
+
+/// Levenshtein distance (insertions, deletions, substitutions), by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let up = row[j + 1];
+            row[j + 1] = (diag + usize::from(ca != cb)).min(row[j] + 1).min(up + 1);
+            diag = up;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_typo_gets_the_nearest_name() {
+        assert_eq!(edit_distance("smo", "smo"), 0);
+        assert_eq!(edit_distance("lattic", "lattice"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        let names = ["lefe", "smo", "smo-sym", "lattice", "lattice-exact", "best"];
+        assert_eq!(nearest("smp", &names), Some("smo"));
+        assert_eq!(nearest("Lattise", &names), Some("lattice"));
+        assert_eq!(nearest("bset", &names), Some("best"));
+        assert_eq!(nearest("xyz", &names), None);
+        assert_eq!(nearest("simplex", &names), None);
     }
 }
