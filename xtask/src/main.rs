@@ -160,7 +160,7 @@ enum Command {
     /// crash, a wrong verdict or a refuted mapping; writes each failing case as a
     /// bench-suite file under results/local/fuzz/ (untracked).
     Fuzz {
-        /// Number of cases (1 to 1,Thies et al. 2007,Thies et al. 2007).
+        /// Number of cases (1 to 1,000,000).
         #[arg(long, default_value_t = 1000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
         cases: u64,
         /// Seed of the case generator (the bounded campaign of `cargo test` uses 1).
@@ -181,7 +181,7 @@ enum Command {
     /// writes report.md and every crashing input under results/local/fuzz-input/
     /// (untracked).
     FuzzInput {
-        /// Number of cases (1 to 1,Thies et al. 2007,Thies et al. 2007).
+        /// Number of cases (1 to 1,000,000).
         #[arg(long, default_value_t = 300, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
         cases: u64,
         /// Seed of the case generator (the same seed gives the same cases).

@@ -181,7 +181,7 @@ type Conj = Vec<(Lin, Kind)>;
 
 /// Deepest nesting of parentheses, unary minus signs and `exists` the parsers accept.
 /// The parsers recurse once per level; the limit keeps the stack bounded on any input
-/// (10,Thies et al. 2007 nested parentheses overflowed it) while leaving room for every hand-written
+/// (10,000 nested parentheses overflowed it) while leaving room for every hand-written
 /// or generated set (the bench-suite nests at most 4 levels).
 pub const MAX_NESTING: usize = 100;
 

@@ -294,7 +294,7 @@ fn an_empty_set_of_a_tuple_keeps_its_tuple() {
 }
 
 /// A chain of `mod` makes one existential variable per link: past the limit it is a
-/// parse error at the link, not gigabytes (10,Thies et al. 2007 links aborted under a 4 GB cap).
+/// parse error at the link, not gigabytes (10,000 links aborted under a 4 GB cap).
 #[test]
 fn mod_chains_are_bounded() {
     let chain = |n: usize| format!("{{ [x] : 0 <= x <= 9 and x {} = 0 }}", "mod 2 ".repeat(n));

@@ -26,7 +26,7 @@
 //!
 //! The limits keep max-live from dominating a run: on the SMO tool's inputs it takes
 //! under 2 ms, and about 4 ms to find that lbmd3q19's graph (N0 = 7, 2401 cells) has
-//! more than 400,Thies et al. 2007 pairs.
+//! more than 400,000 pairs.
 //!
 //! A method that transforms the program (Song et al. 2005's shifted and fused loops) gives mappings
 //! valid under its own order; [`max_live_under`] simulates that order instead.

@@ -70,8 +70,8 @@ use std::fmt;
 /// Statement instances (over all statements) a trace of the executor holds at most. A
 /// comparison keeps each instance several times (two traces, the coverage set, the
 /// reads of both runs): about 1.5 kB an instance at the peak (Song et al. 2005's method, which runs
-/// the executor itself, then verifies: 1,Thies et al. 2007,Thies et al. 2007 instances took 1.5 GB and 31 s), so
-/// at most about 0.4 GB here. It was 2,Thies et al. 2007,Thies et al. 2007 per statement: 2.9 GB for two
+/// the executor itself, then verifies: 1,000,000 instances took 1.5 GB and 31 s), so
+/// at most about 0.4 GB here. It was 2,000,000 per statement: 2.9 GB for two
 /// statements, and no bound at all for more statements.
 pub const INSTANCE_LIMIT: usize = 250_000;
 

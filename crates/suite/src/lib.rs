@@ -76,7 +76,7 @@ impl Source {
 /// user reads names it by this.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Citation {
-    /// The file name's three-digit prefix (`Thies et al. 2007` to `Bhaskaracharya et al. 2016`).
+    /// The file name's three-digit prefix (`000` to `004`).
     pub key: &'static str,
     pub authors: &'static str,
     pub year: u16,
