@@ -148,10 +148,10 @@ fn malformed_file_names_file_line_column() {
     assert!(err.contains("bad.json:3:"), "file:line:column in {err}");
     assert_eq!(err.lines().count(), 1, "one message: {err}");
     // A field error names the field.
-    std::fs::write(&p, r#"{"id": "other", "title": "t", "source": {"paper": "p", "where": "w"}}"#).unwrap();
+    std::fs::write(&p, r#"{"params": ["N"], "instances": [{"M": 3}]}"#).unwrap();
     let out = run(&["allocate", p.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("field `id`"), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("field `instances[0]`"), "{}", text(&out.stderr));
     // A missing file.
     let out = run(&["allocate", dir.join("none.json").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));

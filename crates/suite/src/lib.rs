@@ -56,7 +56,7 @@ impl SuiteError {
 }
 
 /// Where an example comes from.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
 pub struct Source {
     /// The paper's file name (`004_88cf68a96cc0018b.txt`), or `smo-tool`, `polly-jscop`.
     pub paper: String,
@@ -278,8 +278,15 @@ pub struct PaperResult {
 /// One bench-suite example.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 pub struct Example {
+    /// The example's name in records; default: the file name without its extension.
+    #[serde(default)]
     pub id: String,
+    /// Default: empty.
+    #[serde(default)]
     pub title: String,
+    /// Where the example comes from (a paper's section); default: nowhere in particular
+    /// (a user's own file).
+    #[serde(default)]
     pub source: Source,
     #[serde(default)]
     pub params: Vec<String>,
@@ -362,6 +369,9 @@ impl Example {
             message: e.to_string().split(" at line ").next().unwrap_or_default().to_string(),
         })?;
         ex.file = path.to_path_buf();
+        if ex.id.is_empty() {
+            ex.id = path.file_stem().and_then(|s| s.to_str()).filter(|s| !s.is_empty()).unwrap_or("input").to_string();
+        }
         ex.validate()?;
         Ok(ex)
     }
@@ -370,14 +380,11 @@ impl Example {
         SuiteError::Field { file: self.file.clone(), field: field.into(), message: message.into() }
     }
 
-    /// Checks what the types alone cannot: the id matches the file name, instances give
-    /// every parameter, paper entries name known arrays and give consistent mappings.
+    /// Checks what the types alone cannot: instances give every parameter, paper
+    /// entries name known arrays and give consistent mappings. (A user's file may be
+    /// called anything: that a bench-suite file's `id` is its file name is a test of the
+    /// bench-suite, `crates/suite/tests/load.rs`.)
     pub fn validate(&self) -> Result<(), SuiteError> {
-        if let Some(stem) = self.file.file_stem().and_then(|s| s.to_str()) {
-            if !stem.is_empty() && stem != self.id && self.file.extension().is_some_and(|e| e == "json") {
-                return Err(self.field_err("id", format!("expected `{stem}` (the file name), found `{}`", self.id)));
-            }
-        }
         for (k, inst) in self.instances.iter().enumerate() {
             for p in &self.params {
                 if !inst.contains_key(p) {

@@ -33,9 +33,30 @@ fn semantic_errors_name_the_field() {
         "params": ["N"], "instances": [{"M": 3}]}"#;
     let err = Example::from_str(text, Path::new("y.json")).unwrap_err();
     assert_eq!(err.to_string(), "y.json: field `instances[0]`: missing a value for parameter `N`");
-    let text = r#"{"id": "z", "title": "t", "source": {"paper": "p", "where": "w"}}"#;
-    let err = Example::from_str(text, Path::new("dir/other.json")).unwrap_err();
-    assert_eq!(err.to_string(), "dir/other.json: field `id`: expected `other` (the file name), found `z`");
+}
+
+/// A user's own file needs its arrays with a conflict set or a program, and the
+/// instances its checks enumerate at, nothing else: `id` defaults to the file name,
+/// `title` and `source` to empty, and a file may be copied under any name.
+#[test]
+fn a_users_file_needs_no_envelope() {
+    let text = r#"{"params": ["N"], "arrays": {"A": {"space": "[N] -> { A[i] : 0 <= i < N }",
+        "conflicts": "[N] -> { A[i] -> A[j] : 0 <= i < j < N and j <= i + 2 }"}}, "instances": [{"N": 8}]}"#;
+    let ex = Example::from_str(text, Path::new("dir/mine.json")).expect("a minimal file loads");
+    assert_eq!(ex.id, "mine");
+    assert!(ex.title.is_empty() && ex.source.citation().is_none());
+    assert_eq!(ex.allocatable_arrays(), vec!["A".to_string()]);
+    let renamed = Example::from_str(r#"{"id": "z", "instances": [{}]}"#, Path::new("dir/other.json")).expect("any file name");
+    assert_eq!(renamed.id, "z");
+}
+
+/// Every bench-suite file's `id` is its file name (the ids name examples in results and
+/// on the command line).
+#[test]
+fn bench_suite_ids_are_file_names() {
+    for ex in polyalloc_suite::load_dir(&polyalloc_suite::default_dir()).expect("bench-suite loads") {
+        assert_eq!(Some(ex.id.as_str()), ex.file.file_stem().and_then(|s| s.to_str()), "{}", ex.file.display());
+    }
 }
 
 /// bench-suite README section 4: a statement's `writes` and `reads` may name several
