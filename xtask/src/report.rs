@@ -8,7 +8,7 @@
 //! max-live per method) and `results/plots/solve-time.svg` (solve time per backend: the
 //! bench median when available, else the reproduce run's time).
 
-use crate::md::human_bytes;
+use crate::md::{human_bytes, Table};
 use crate::results::{write_atomic, ResultsFile};
 use crate::svg::{hbar_chart, Bar, Group};
 use crate::XtaskError;
@@ -295,40 +295,68 @@ pub fn kernels_markdown(records: &[crate::results::KernelRecord]) -> String {
          is not measured twice (ratio 1 by construction); `(smo's program)`: the same layout plan and variant \
          as `smo`'s, measured once:\n\n",
     );
-    s.push_str("| kernel | size | method | full ms | best folded ms | variant | scheme | full/folded time | paired ratio (95% CI) | verdict | full bytes | folded bytes | peak RSS full | peak RSS folded | output equal |\n");
-    s.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    let mut best = Table::new(&[
+        "kernel",
+        "size",
+        "method",
+        "full ms",
+        "best folded ms",
+        "variant",
+        "scheme",
+        "full/folded time",
+        "paired ratio (95% CI)",
+        "verdict",
+        "full bytes",
+        "folded bytes",
+        "peak RSS full",
+        "peak RSS folded",
+        "output equal",
+    ]);
     let rss = |r: Option<&crate::results::KernelRecord>| r.and_then(|r| r.peak_rss_bytes).map(human_bytes).unwrap_or_else(|| "n/a".into());
     for (full, b) in best_folded(records) {
         let all_equal = records.iter().filter(|r| r.kernel == b.kernel && r.method == b.method).all(|r| r.output_equal);
         let ci = full.and_then(|f| paired_ratio(&f.samples_ms, &b.samples_ms));
         let ci_text = ci.map(|(m, lo, hi)| format!("{m:.2}x ({lo:.2}-{hi:.2})")).unwrap_or_else(|| "n/a".into());
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {:.1} | {:.1} | {} | {} | {:.2}x | {} | {} | {} | {} | {} | {} | {} |",
-            b.kernel,
-            b.size,
-            b.method,
-            b.reference_ms,
-            b.kernel_ms,
-            b.variant,
-            b.mitigation,
-            b.reference_ms / b.kernel_ms,
+        let verdict_text = match b.runs_as.as_deref() {
+            Some("full") => "the full-storage program".to_string(),
+            Some(m) => format!("{} ({m}'s program)", verdict(ci)),
+            None => verdict(ci).to_string(),
+        };
+        best.row(vec![
+            b.kernel.clone(),
+            b.size.to_string(),
+            b.method.clone(),
+            format!("{:.1}", b.reference_ms),
+            format!("{:.1}", b.kernel_ms),
+            b.variant.clone(),
+            b.mitigation.clone(),
+            format!("{:.2}x", b.reference_ms / b.kernel_ms),
             ci_text,
-            match b.runs_as.as_deref() {
-                Some("full") => "the full-storage program".to_string(),
-                Some(m) => format!("{} ({m}'s program)", verdict(ci)),
-                None => verdict(ci).to_string(),
-            },
+            verdict_text,
             human_bytes(b.reference_bytes),
             human_bytes(b.kernel_bytes),
             rss(full),
             rss(Some(b)),
-            if all_equal { "yes" } else { "**NO**" }
-        );
+            (if all_equal { "yes" } else { "**NO**" }).to_string(),
+        ]);
     }
+    s.push_str(&best.render());
     s.push_str("\nEvery configuration:\n\n");
-    s.push_str("| kernel | size | method | variant | mitigation | mapping | ms (min-max) | vs full | vs lefe | bytes | full / folded bytes | peak RSS | output equal |\n");
-    s.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    let mut every = Table::new(&[
+        "kernel",
+        "size",
+        "method",
+        "variant",
+        "mitigation",
+        "mapping",
+        "ms (min-max)",
+        "vs full",
+        "vs lefe",
+        "bytes",
+        "full / folded bytes",
+        "peak RSS",
+        "output equal",
+    ]);
     for r in records {
         let spread = r.kernel_ms_spread.as_ref().map(|x| format!(" ({:.1}-{:.1})", x.min, x.max)).unwrap_or_default();
         let vs_full = if r.variant == "full" { "1.00x".to_string() } else { format!("{:.2}x", r.reference_ms / r.kernel_ms) };
@@ -337,25 +365,23 @@ pub fn kernels_markdown(records: &[crate::results::KernelRecord]) -> String {
             _ => String::new(),
         };
         let ratio = if r.kernel_bytes > 0 { format!("{:.1}x", r.reference_bytes as f64 / r.kernel_bytes as f64) } else { String::new() };
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} | {} | `{}` | {:.1}{} | {} | {} | {} | {} | {} | {} |",
-            r.kernel,
-            r.size,
-            r.method,
-            r.variant,
-            r.mitigation,
-            r.mapping,
-            r.kernel_ms,
-            spread,
+        every.row(vec![
+            r.kernel.clone(),
+            r.size.to_string(),
+            r.method.clone(),
+            r.variant.clone(),
+            r.mitigation.clone(),
+            format!("`{}`", r.mapping),
+            format!("{:.1}{spread}", r.kernel_ms),
             vs_full,
             vs_lefe,
             human_bytes(r.kernel_bytes),
             ratio,
             r.peak_rss_bytes.map(human_bytes).unwrap_or_else(|| "n/a".into()),
-            if r.output_equal { "yes" } else { "**NO**" }
-        );
+            (if r.output_equal { "yes" } else { "**NO**" }).to_string(),
+        ]);
     }
+    s.push_str(&every.render());
     s
 }
 
