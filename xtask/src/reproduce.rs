@@ -12,7 +12,7 @@
 //! expected one. Sizes are given as polynomials and at the example's largest instance
 //! (`size_at`; none when the file has no instance).
 
-use crate::md::{cell, code};
+use crate::md::{cell, code, Table};
 use crate::results::{PaperRow, ResultsFile};
 use crate::{selected, XtaskError};
 use indicatif::ProgressBar;
@@ -561,34 +561,44 @@ pub fn markdown(f: &ResultsFile) -> String {
         let _ = writeln!(s, "### {}\n", paper_title(paper));
         // The improvement-ratio column (001 Table 1 "Ratio") where the paper prints one.
         let with_ratio = rows.iter().any(|r| r.paper_ratio.is_some());
-        s.push_str("| example | array | method | paper mapping | paper size | checker on paper mapping | backend | polyalloc mapping | polyalloc size | result |");
-        s.push_str(if with_ratio { " ratio: paper / polyalloc |\n" } else { "\n" });
-        s.push_str("|---|---|---|---|---|---|---|---|---|---|");
-        s.push_str(if with_ratio { "---|\n" } else { "\n" });
+        let mut head = vec![
+            "example",
+            "array",
+            "method",
+            "paper mapping",
+            "paper size",
+            "checker on paper mapping",
+            "backend",
+            "polyalloc mapping",
+            "polyalloc size",
+            "result",
+        ];
+        if with_ratio {
+            head.push("ratio: paper / polyalloc");
+        }
+        let mut t = Table::new(&head);
         for r in rows {
-            let ratio = match (&r.paper_ratio, &r.polyalloc_ratio) {
-                (None, None) => "-".to_string(),
-                (p, o) => format!("{} / {}", p.as_deref().unwrap_or("-"), o.as_deref().unwrap_or("-")),
-            };
-            let _ = write!(
-                s,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                r.example,
-                r.array,
-                r.method,
+            let mut row = vec![
+                r.example.clone(),
+                r.array.clone(),
+                r.method.clone(),
                 code(r.paper_mapping.as_deref()),
                 code(r.paper_size.as_deref()),
                 verdict_cell(r),
-                r.backend.as_deref().unwrap_or("-"),
+                r.backend.as_deref().unwrap_or("-").to_string(),
                 code(r.polyalloc_mapping.as_deref()),
                 code(r.polyalloc_size.as_deref()),
-                result_cell(r)
-            );
+                result_cell(r),
+            ];
             if with_ratio {
-                let _ = write!(s, " {ratio} |");
+                row.push(match (&r.paper_ratio, &r.polyalloc_ratio) {
+                    (None, None) => "-".to_string(),
+                    (p, o) => format!("{} / {}", p.as_deref().unwrap_or("-"), o.as_deref().unwrap_or("-")),
+                });
             }
-            s.push('\n');
+            t.row(row);
         }
+        s.push_str(&t.render());
         s.push('\n');
     }
     let with_paper: BTreeSet<(&str, &str, &str)> = f.paper.iter().map(|r| (r.example.as_str(), r.array.as_str(), r.method.as_str())).collect();
@@ -602,23 +612,21 @@ pub fn markdown(f: &ResultsFile) -> String {
         .collect();
     if !others.is_empty() {
         s.push_str("### polyalloc results without a paper entry\n\n");
-        s.push_str("| example | array | method | backend | mapping | size | size at largest instance | verified | solve ms |\n");
-        s.push_str("|---|---|---|---|---|---|---|---|---|\n");
+        let mut t = Table::new(&["example", "array", "method", "backend", "mapping", "size", "size at largest instance", "verified", "solve ms"]);
         for r in others {
-            let _ = writeln!(
-                s,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {:.1} |",
-                r.example,
-                r.array,
-                r.method,
-                r.backend,
+            t.row(vec![
+                r.example.clone(),
+                r.array.clone(),
+                r.method.clone(),
+                r.backend.clone(),
                 code(r.mapping.as_deref().or(r.error.as_deref())),
                 code(r.size.as_deref()),
                 r.size_at.map(|v| v.to_string()).unwrap_or_else(|| "-".into()),
-                if r.verified { r.verification.map_or("yes", polyalloc::Claim::label) } else { r.status.label() },
-                r.solve_ms
-            );
+                (if r.verified { r.verification.map_or("yes", polyalloc::Claim::label) } else { r.status.label() }).to_string(),
+                format!("{:.1}", r.solve_ms),
+            ]);
         }
+        s.push_str(&t.render());
         s.push('\n');
     }
     s.push_str(&crate::smo_tool::markdown(f, &|p: &PaperRow, r: &Record| {
