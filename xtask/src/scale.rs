@@ -287,25 +287,25 @@ pub fn markdown(records: &[ScaleRecord]) -> String {
     for f in findings(records) {
         let _ = writeln!(s, "* {f}");
     }
-    s.push_str("\n| n | l | method | backend | status | solve ms | solver ms | method ms | ILPs | largest ILP (vars x rows) |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    s.push('\n');
+    let mut t =
+        crate::md::Table::new(&["n", "l", "method", "backend", "status", "solve ms", "solver ms", "method ms", "ILPs", "largest ILP (vars x rows)"]);
     let f = |x: &Option<Spread>| x.as_ref().map_or("-".to_string(), |v| format!("{:.2}", v.median));
     for r in records {
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} x {} |",
-            r.dims,
-            r.pieces,
-            r.method,
-            r.backend,
-            r.status,
+        t.row(vec![
+            r.dims.to_string(),
+            r.pieces.to_string(),
+            r.method.clone(),
+            r.backend.clone(),
+            r.status.clone(),
             f(&r.solve_ms),
             f(&r.solver_ms),
             f(&r.method_ms),
-            r.ilps,
-            r.max_vars,
-            r.max_constraints
-        );
+            r.ilps.to_string(),
+            format!("{} x {}", r.max_vars, r.max_constraints),
+        ]);
     }
+    s.push_str(&t.render());
     s
 }
 

@@ -290,10 +290,18 @@ pub fn markdown(f: &ResultsFile, compare: Compare<'_>) -> String {
                 let _ = writeln!(s, "#### `{file}`: no known answer (the tool's output is not available)\n");
             }
         }
-        s.push_str(
-            "| array | method | backend | mapping | size | size at the largest instance | max-live | verified | vs Table I | stored alone (sum) |\n",
-        );
-        s.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
+        let mut t = crate::md::Table::new(&[
+            "array",
+            "method",
+            "backend",
+            "mapping",
+            "size",
+            "size at the largest instance",
+            "max-live",
+            "verified",
+            "vs Table I",
+            "stored alone (sum)",
+        ]);
         for r in records {
             let vs = match paper {
                 Some(p) if r.status == Status::Ok => compare(p, r),
@@ -313,19 +321,20 @@ pub fn markdown(f: &ResultsFile, compare: Compare<'_>) -> String {
                 Some(sh) => format!("{} ({})", code(sh.separate_size.as_deref()), at(r, sh.separate_size_at)),
                 None => "-".into(),
             };
-            let _ = writeln!(
-                s,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {vs} | {alone} |",
-                r.array,
-                r.method,
-                r.backend,
+            t.row(vec![
+                r.array.clone(),
+                r.method.clone(),
+                r.backend.clone(),
                 code(r.mapping.as_deref()),
                 code(r.size.as_deref()),
-                at(r, r.size_at),
+                at(r, r.size_at).to_string(),
                 r.max_live.map_or_else(|| "-".to_string(), |m| m.to_string()),
-                verified(r)
-            );
+                verified(r),
+                vs.to_string(),
+                alone,
+            ]);
         }
+        s.push_str(&t.render());
         s.push('\n');
     }
     if !smaller.is_empty() {
