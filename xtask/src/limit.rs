@@ -119,15 +119,10 @@ pub fn markdown(f: &ResultsFile) -> String {
     // Registry order (the papers' order, `best` last); unknown names after, in file order.
     let order = polyalloc::registry().names();
     methods.sort_by_key(|m| order.iter().position(|n| n == m).unwrap_or(order.len()));
-    s.push_str("| example | array | at | max-live |");
-    for m in &methods {
-        let _ = write!(s, " {m} |");
-    }
-    s.push_str(" smallest / max-live |\n|---|---|---|---|");
-    for _ in &methods {
-        s.push_str("---|");
-    }
-    s.push_str("---|\n");
+    let mut head: Vec<&str> = vec!["example", "array", "at", "max-live"];
+    head.extend(methods.iter().map(String::as_str));
+    head.push("smallest / max-live");
+    let mut t = crate::md::Table::new(&head);
     let (mut known, mut within) = (0usize, 0usize);
     for r in &rows {
         let live = match (&r.max_live, &r.unknown) {
@@ -135,29 +130,28 @@ pub fn markdown(f: &ResultsFile) -> String {
             (None, Some(why)) => format!("unknown: {}", cell(why)),
             (None, None) => "unknown: not recorded".into(),
         };
-        let _ = write!(s, "| {} | {} | {} | {} |", r.example, r.array, fmt_at(&r.at), live);
+        let mut row = vec![r.example.clone(), r.array.clone(), fmt_at(&r.at), live];
         for m in &methods {
-            match (r.sizes.iter().find(|(x, _)| x == m), r.ratio(m)) {
-                (Some((_, size)), Some(q)) => {
-                    let _ = write!(s, " {size} ({q:.2}) |");
-                }
-                (Some((_, size)), None) => {
-                    let _ = write!(s, " {size} |");
-                }
-                (None, _) => s.push_str(" - |"),
-            }
+            row.push(match (r.sizes.iter().find(|(x, _)| x == m), r.ratio(m)) {
+                (Some((_, size)), Some(q)) => format!("{size} ({q:.2})"),
+                (Some((_, size)), None) => size.to_string(),
+                (None, _) => "-".into(),
+            });
         }
-        match r.smallest().and_then(|(m, _)| r.ratio(m).map(|q| (m, q))) {
+        row.push(match r.smallest().and_then(|(m, _)| r.ratio(m).map(|q| (m, q))) {
             Some((m, q)) => {
                 known += 1;
                 if q <= TARGET {
                     within += 1;
                 }
-                let _ = writeln!(s, " {}{q:.2} ({m}){} |", if q > TARGET { "**" } else { "" }, if q > TARGET { "**" } else { "" });
+                let bold = if q > TARGET { "**" } else { "" };
+                format!("{bold}{q:.2} ({m}){bold}")
             }
-            None => s.push_str(" - |\n"),
-        }
+            None => "-".into(),
+        });
+        t.row(row);
     }
+    s.push_str(&t.render());
     let _ = writeln!(
         s,
         "\n{within} of {known} arrays with a known max-live have a verified mapping within {TARGET:.2} x max-live (ratios above it in bold)."
