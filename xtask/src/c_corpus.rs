@@ -14,7 +14,6 @@ use crate::results::{CArray, CRecord, ResultsFile};
 use crate::svg::{hbar_chart, Bar, Group};
 use crate::XtaskError;
 use polyalloc_fold::{fold, FoldOptions, Role, Toolchain, Verdict};
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The kernels the main job folds when clang and Polly are present: an intermediate
@@ -136,7 +135,7 @@ pub fn markdown(records: &[CRecord]) -> String {
     }
     let mut s = t.render();
     s.push_str("\nPer array (first backend of each kernel):\n\n");
-    s.push_str("| kernel | array | role | bytes | folded to | mapping (method) | max-live | or why not |\n|---|---|---|---|---|---|---|---|\n");
+    let mut per_array = crate::md::Table::new(&["kernel", "array", "role", "bytes", "folded to", "mapping (method)", "max-live", "or why not"]);
     let mut seen = std::collections::BTreeSet::new();
     for r in records {
         if !seen.insert(r.kernel.clone()) {
@@ -151,19 +150,19 @@ pub fn markdown(records: &[CRecord]) -> String {
                 Role::LiveOut => "live-out",
                 Role::ReadOnly => "read-only",
             };
-            let _ = writeln!(
-                s,
-                "| {} | `{}` | {role} | {} | {} | {} | {} | {} |",
-                r.kernel,
-                a.array,
+            per_array.row(vec![
+                r.kernel.clone(),
+                format!("`{}`", a.array),
+                role.to_string(),
                 human_bytes(a.original_bytes),
                 f.map(|f| human_bytes(f.bytes)).unwrap_or_else(|| "-".into()),
                 f.map(|f| format!("`{}` ({})", f.mapping, f.method)).unwrap_or_else(|| "-".into()),
                 a.max_live.map(|m| m.to_string()).unwrap_or_else(|| "-".into()),
-                a.nothing_to_fold.as_deref().unwrap_or("").replace('|', "\\|")
-            );
+                a.nothing_to_fold.as_deref().unwrap_or("").replace('|', "\\|"),
+            ]);
         }
     }
+    s.push_str(&per_array.render());
     s
 }
 

@@ -400,8 +400,8 @@ is read as one shared storage (per row the largest modulus over the arrays) and 
 one's product), since the tool's last row gives each array its own constant. polyalloc: the verified answer its command printed \
 in the runs above (`smo-inter`: the shared storage, and each array alone with its own `smo` mapping). Sizes at {params}.\n"
     );
-    s.push_str("| input | the tool's printed answer | tool size | polyalloc's answer | polyalloc size | polyalloc vs tool |\n");
-    s.push_str("|---|---|---|---|---|---|\n");
+    let mut table =
+        crate::md::Table::new(&["input", "the tool's printed answer", "tool size", "polyalloc's answer", "polyalloc size", "polyalloc vs tool"]);
     for r in records {
         let t = r.tool.as_ref();
         let inter = r.method == "smo-inter" || t.is_some_and(|t| t.kind == "inter");
@@ -439,7 +439,8 @@ in the runs above (`smo-inter`: the shared storage, and each array alone with it
             Some(t) => printed_cell(t.tool_printed.as_deref()),
             None => "(not in answers.json)".into(),
         };
-        let _ = writeln!(s, "| `{}` | {printed} | {tool_size} | {ours} | {ours_size} | {vs} |", r.file);
+        table.row(vec![format!("`{}`", r.file), printed, tool_size, ours, ours_size, vs]);
     }
+    s.push_str(&table.render());
     s
 }
